@@ -1,0 +1,162 @@
+// The build: load -> validate -> link -> emit -> publish. Every stage collects its problems; the build
+// stops before writing anything if there are any, so a failed build leaves the previous dist/ as it was.
+import path from "node:path";
+import { performance } from "node:perf_hooks";
+import { fileURLToPath } from "node:url";
+import { sourceTables } from "./tables/index.ts";
+import type { TableDefinition } from "./tables/define.ts";
+import { loadTables } from "./load.ts";
+import { validateTables } from "./validate.ts";
+import { checkKeysAndReferences, linkModel, type Model } from "./link.ts";
+import { resourceRecords, prospectusDocumentPath } from "./records.ts";
+import { layoutFiles, type EmittedFile } from "./emit.ts";
+import { stage, swapIn } from "./publish.ts";
+import { formatProblem, type Problem, type Warning } from "./problems.ts";
+import { paths, type Manifest } from "../lib/layout.ts";
+import { todayInJohannesburg } from "../lib/dates.ts";
+
+export type BuildOptions = {
+  /** Folder paths in reports are relative to. */
+  root: string;
+  sourcesDir: string;
+  importedDir: string;
+  outDir: string;
+  /** The date provenance is checked against (verified_on may not be later). */
+  today: string;
+  /** The build fails when dist/ would hold more files than this (Cloudflare's free plan: 20,000). */
+  maxFiles: number;
+  bucketThreshold: number;
+  recordsPerBucket: number;
+  /** Stage only: write the new output beside outDir and return its folder without swapping it in. */
+  stageOnly?: boolean;
+  log?: (line: string) => void;
+};
+
+export type BuildResult =
+  | { ok: true; manifest: Manifest; warnings: Warning[]; seconds: number; stagedAt?: string; model: Model }
+  | { ok: false; problems: Problem[]; warnings: Warning[]; seconds: number };
+
+export function defaultBuildOptions(root: string, overrides: Partial<BuildOptions> = {}): BuildOptions {
+  const sourcesDir = overrides.sourcesDir ?? path.join(root, "sources");
+  return {
+    root,
+    sourcesDir,
+    importedDir: path.join(sourcesDir, "imported"),
+    outDir: path.join(root, "dist"),
+    today: todayInJohannesburg(new Date()),
+    maxFiles: Number(process.env.EDU_MAX_FILES ?? 20_000),
+    bucketThreshold: 2_000,
+    recordsPerBucket: 64,
+    ...overrides,
+  };
+}
+
+function internalDocuments(model: Model): EmittedFile[] {
+  const documents: Record<string, string> = {};
+  for (const p of model.prospectuses) documents[prospectusDocumentPath(p.university_slug, p.year)] = p.source_url;
+  return [{ path: paths.prospectusDocuments(), content: JSON.stringify(documents) }];
+}
+
+export async function runBuild(options: BuildOptions): Promise<BuildResult> {
+  const started = performance.now();
+  const log = options.log ?? (() => {});
+  const seconds = () => (performance.now() - started) / 1000;
+  const tables = sourceTables(options.today);
+  const definitions = Object.values(tables) as TableDefinition[];
+
+  const loaded = await loadTables(definitions, { sources: options.sourcesDir, imported: options.importedDir, root: options.root });
+  log(`load      ${definitions.length} tables, ${[...loaded.tables.values()].reduce((n, t) => n + t.rows.length, 0)} rows`);
+  const validated = validateTables(loaded.tables);
+  log(`validate  ${[...validated.valid.values()].reduce((n, t) => n + t.rows.length, 0)} valid rows, ${validated.problems.length} problem(s)`);
+  const keyProblems = checkKeysAndReferences(tables, validated.valid);
+  const linked = linkModel(tables, validated.valid, options.today);
+  const warnings = [...linked.warnings];
+  for (const definition of definitions) {
+    if (definition.whenEmpty && (validated.valid.get(definition.name)?.rows.length ?? 0) === 0) {
+      warnings.push({ resource: definition.name, message: `no records; to fill it, ${definition.whenEmpty}` });
+    }
+  }
+  const problems = [...loaded.problems, ...validated.problems, ...keyProblems, ...linked.problems];
+  log(`link      ${problems.length === 0 ? "all keys unique, all references resolve" : `${keyProblems.length + linked.problems.length} problem(s)`}`);
+  if (problems.length > 0) return { ok: false, problems: sortProblems(problems), warnings, seconds: seconds() };
+
+  const emission = layoutFiles(resourceRecords(linked.model), internalDocuments(linked.model), options);
+  if (emission.problems.length > 0) return { ok: false, problems: emission.problems, warnings, seconds: seconds() };
+  if (emission.manifest.files > options.maxFiles) {
+    const problem: Problem = {
+      file: path.relative(options.root, options.outDir) || options.outDir,
+      line: 0,
+      value: String(emission.manifest.files),
+      expected: `at most ${options.maxFiles} files (the deployment's file limit, EDU_MAX_FILES); lower the number of files by storing more records per bucket`,
+    };
+    return { ok: false, problems: [problem], warnings, seconds: seconds() };
+  }
+  log(`emit      ${emission.manifest.files} files, ${(emission.manifest.bytes / 1024).toFixed(0)} KiB, data version ${emission.manifest.data_version}`);
+
+  const staged = await stage(options.outDir, emission.files);
+  if (options.stageOnly) return { ok: true, manifest: emission.manifest, warnings, seconds: seconds(), stagedAt: staged, model: linked.model };
+  await swapIn(staged, options.outDir);
+  log(`publish   ${path.relative(options.root, options.outDir) || options.outDir}/ swapped in`);
+  return { ok: true, manifest: emission.manifest, warnings, seconds: seconds(), model: linked.model };
+}
+
+function sortProblems(problems: Problem[]): Problem[] {
+  return [...problems].sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line));
+}
+
+export function formatSummary(result: BuildResult): string {
+  const lines: string[] = [];
+  if (result.ok) {
+    lines.push("", "Build succeeded", "");
+    const width = Math.max(...Object.keys(result.manifest.resources).map((n) => n.length));
+    for (const [name, resource] of Object.entries(result.manifest.resources)) {
+      const storage = resource.detail?.kind === "buckets" ? ` (details in ${resource.detail.count} buckets)` : "";
+      lines.push(`  ${name.padEnd(width)}  ${String(resource.total).padStart(7)} records${storage}`);
+    }
+    lines.push("", `  files written: ${result.manifest.files}, ${(result.manifest.bytes / 1024 / 1024).toFixed(2)} MiB`);
+    lines.push(`  data version:  ${result.manifest.data_version}`);
+    lines.push(`  time:          ${result.seconds.toFixed(2)} s`);
+  } else {
+    lines.push("", `Build failed: ${result.problems.length} problem(s); dist/ was left as it was.`, "");
+    for (const problem of result.problems) lines.push(`  ${formatProblem(problem)}`);
+    lines.push("", `  time: ${result.seconds.toFixed(2)} s`);
+  }
+  if (result.warnings.length > 0) {
+    lines.push("", `Warnings (${result.warnings.length}):`);
+    for (const warning of result.warnings) lines.push(`  [${warning.resource}] ${warning.message}`);
+  }
+  return lines.join("\n");
+}
+
+function parseArguments(argv: string[]): Partial<BuildOptions> {
+  const overrides: Partial<BuildOptions> = {};
+  for (let i = 0; i < argv.length; i++) {
+    const [flag, value] = [argv[i], argv[i + 1]];
+    if (value === undefined) throw new Error(`${flag} needs a value`);
+    if (flag === "--sources") overrides.sourcesDir = path.resolve(value);
+    else if (flag === "--imported") overrides.importedDir = path.resolve(value);
+    else if (flag === "--out") overrides.outDir = path.resolve(value);
+    else if (flag === "--max-files") overrides.maxFiles = Number(value);
+    else if (flag === "--today") overrides.today = value;
+    else throw new Error(`unknown option ${flag} (options: --sources DIR, --imported DIR, --out DIR, --max-files N, --today YYYY-MM-DD)`);
+    i++;
+  }
+  if (overrides.sourcesDir && !overrides.importedDir) overrides.importedDir = path.join(overrides.sourcesDir, "imported");
+  return overrides;
+}
+
+async function main() {
+  const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+  const options = defaultBuildOptions(root, parseArguments(process.argv.slice(2)));
+  console.log(`Building ${path.relative(root, options.outDir) || options.outDir}/ from ${path.relative(root, options.sourcesDir) || options.sourcesDir}/`);
+  const result = await runBuild({ ...options, log: (line) => console.log(`  ${line}`) });
+  console.log(formatSummary(result));
+  process.exitCode = result.ok ? 0 : 1;
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  main().catch((error) => {
+    console.error(error instanceof Error ? error.message : error);
+    process.exitCode = 1;
+  });
+}

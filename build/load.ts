@@ -1,0 +1,95 @@
+// Stage 1, load: read every file of every table with csv-parse. Cells stay strings; typing is the
+// validate stage's job. A file that is not well-formed CSV becomes a problem, and the other files still load.
+import { readFile } from "node:fs/promises";
+import path from "node:path";
+import fg from "fast-glob";
+import { parse } from "csv-parse/sync";
+import type { TableDefinition } from "./tables/define.ts";
+import type { Place, Problem } from "./problems.ts";
+
+export type RawRow = Place & { cells: Record<string, string> };
+export type RawTable = { definition: TableDefinition; files: string[]; rows: RawRow[] };
+
+export type SourceFolders = {
+  /** The committed tables. */
+  sources: string;
+  /** Where `npm run import` writes the national datasets (git-ignored). */
+  imported: string;
+  /** Paths in reports are shown relative to this folder. */
+  root: string;
+};
+
+export async function loadTables(
+  definitions: TableDefinition[],
+  folders: SourceFolders,
+): Promise<{ tables: Map<string, RawTable>; problems: Problem[] }> {
+  const problems: Problem[] = [];
+  const tables = new Map<string, RawTable>();
+  for (const definition of definitions) {
+    const bases = definition.imported ? [folders.sources, folders.imported] : [folders.sources];
+    const files: string[] = [];
+    for (const base of bases) {
+      const found = await fg(definition.patterns, { cwd: base, absolute: true, onlyFiles: true });
+      files.push(...found.sort());
+    }
+    const rows: RawRow[] = [];
+    for (const file of files) {
+      const shown = path.relative(folders.root, file) || file;
+      rows.push(...(await loadFile(file, shown, definition, problems)));
+    }
+    tables.set(definition.name, { definition, files: files.map((f) => path.relative(folders.root, f)), rows });
+  }
+  return { tables, problems };
+}
+
+async function loadFile(file: string, shown: string, definition: TableDefinition, problems: Problem[]): Promise<RawRow[]> {
+  const text = await readFile(file, "utf8");
+  let records: { record: string[]; info: { lines: number } }[];
+  try {
+    records = parse(text, { bom: true, info: true, skip_empty_lines: true, relax_column_count: true }) as never;
+  } catch (error) {
+    const e = error as { lines?: number; message: string };
+    problems.push({ file: shown, line: e.lines ?? 1, expected: `well-formed CSV (${e.message})` });
+    return [];
+  }
+  const [header, ...body] = records;
+  if (!header) {
+    problems.push({ file: shown, line: 1, expected: `a header row: ${Object.keys(definition.row.shape).join(",")}` });
+    return [];
+  }
+  const columns = header.record.map((c) => c.trim());
+  const expectedColumns = Object.keys(definition.row.shape);
+  const missing = expectedColumns.filter((c) => !columns.includes(c));
+  const unknown = columns.filter((c) => !expectedColumns.includes(c));
+  const repeated = columns.filter((c, i) => columns.indexOf(c) !== i);
+  if (missing.length > 0 || unknown.length > 0 || repeated.length > 0) {
+    const parts = [
+      missing.length ? `missing column(s) ${missing.join(", ")}` : "",
+      unknown.length ? `unknown column(s) ${unknown.join(", ")}` : "",
+      repeated.length ? `repeated column(s) ${repeated.join(", ")}` : "",
+    ].filter(Boolean);
+    problems.push({
+      file: shown,
+      line: header.info.lines,
+      value: columns.join(","),
+      expected: `the header ${expectedColumns.join(",")} (${parts.join("; ")})`,
+    });
+    return [];
+  }
+  const rows: RawRow[] = [];
+  for (const { record, info } of body) {
+    if (record.length !== columns.length) {
+      problems.push({
+        file: shown,
+        line: info.lines,
+        value: record.join(","),
+        expected: `${columns.length} cells as in the header, found ${record.length} (quote cells that contain commas)`,
+      });
+      continue;
+    }
+    const cells: Record<string, string> = {};
+    columns.forEach((column, i) => (cells[column] = record[i] ?? ""));
+    rows.push({ file: shown, line: info.lines, cells });
+  }
+  return rows;
+}

@@ -1,0 +1,24 @@
+// A problem is something wrong in the sources that stops the build; a warning is something a person
+// should know but that does not stop it. Both point at the exact place to fix.
+
+export type Place = { file: string; line: number };
+
+export type Problem = Place & {
+  column?: string;
+  value?: string;
+  expected: string;
+};
+
+export type Warning = { resource: string; message: string };
+
+export function formatProblem(p: Problem): string {
+  const where = `${p.file}:${p.line}${p.column ? ` column "${p.column}"` : ""}`;
+  const value = p.value === undefined ? "" : ` value ${JSON.stringify(p.value)}:`;
+  return `${where}:${value} expected ${p.expected}`;
+}
+
+export class BuildFailed extends Error {
+  constructor(readonly problems: Problem[]) {
+    super(`${problems.length} problem${problems.length === 1 ? "" : "s"} in the sources`);
+  }
+}

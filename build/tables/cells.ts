@@ -1,0 +1,102 @@
+// Zod schemas for single CSV cells. Every cell arrives as a string ("" when empty) and is trimmed; each
+// schema's error message says what was expected, which the build report prints next to the bad value.
+import { z } from "zod";
+
+const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+const INTEGER = /^-?\d+$/;
+const DECIMAL = /^-?\d+(\.\d+)?$/;
+
+export function isRealDate(value: string): boolean {
+  const m = ISO_DATE.exec(value);
+  if (!m) return false;
+  const [year, month, day] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  const date = new Date(Date.UTC(year, month - 1, day));
+  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+}
+
+export function isHttpsUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return url.protocol === "https:" && url.hostname.includes(".");
+  } catch {
+    return false;
+  }
+}
+
+/** A cell schema from a converter that returns undefined for a value it does not accept. */
+function cellOf<T>(expected: string, convert: (value: string) => T | undefined) {
+  return z.string().transform((raw, ctx): T => {
+    const converted = convert(raw.trim());
+    if (converted === undefined) {
+      ctx.addIssue({ code: "custom", message: expected });
+      return z.NEVER;
+    }
+    return converted;
+  });
+}
+
+/** The same cell, but empty is allowed and becomes null. */
+function optionalCellOf<T>(expected: string, convert: (value: string) => T | undefined) {
+  return cellOf<T | null>(`${expected}, or an empty cell`, (value) => (value === "" ? null : convert(value)));
+}
+
+const asText = (v: string) => (v === "" ? undefined : v);
+const asSlug = (v: string) => (SLUG.test(v) ? v : undefined);
+const asInteger = (min: number, max: number) => (v: string) =>
+  INTEGER.test(v) && Number(v) >= min && Number(v) <= max ? Number(v) : undefined;
+const asDecimal = (min: number, max: number) => (v: string) =>
+  DECIMAL.test(v) && Number(v) >= min && Number(v) <= max ? Number(v) : undefined;
+const asDate = (v: string) => (isRealDate(v) ? v : undefined);
+const asOneOf = <T extends string>(values: readonly T[]) => (v: string) => (values.includes(v as T) ? (v as T) : undefined);
+const asDigits = (min: number, max: number) => (v: string) =>
+  new RegExp(`^\\d{${min},${max}}$`).test(v) ? v : undefined;
+
+const SLUG_TEXT = "a slug: lower-case letters and digits, words joined by single hyphens";
+const digitsText = (min: number, max: number) =>
+  min === max ? `exactly ${min} digits (keep leading zeros)` : `${min} to ${max} digits (keep leading zeros)`;
+
+export const text = () => cellOf("a non-empty text", asText);
+export const optionalText = () => cellOf<string | null>("text", (v) => (v === "" ? null : v));
+export const slug = () => cellOf(SLUG_TEXT, asSlug);
+export const optionalSlug = () => optionalCellOf(SLUG_TEXT, asSlug);
+export const uuid = () =>
+  cellOf("a lower-case UUID such as 0f8fad5b-d9cb-469f-a165-70867728950e", (v) => (UUID.test(v) ? v : undefined));
+export const integer = (min: number, max: number) => cellOf(`an integer from ${min} to ${max}`, asInteger(min, max));
+export const optionalInteger = (min: number, max: number) =>
+  optionalCellOf(`an integer from ${min} to ${max}`, asInteger(min, max));
+export const decimal = (min: number, max: number) =>
+  cellOf(`a number from ${min} to ${max} (decimal point, no thousands separator)`, asDecimal(min, max));
+export const optionalDecimal = (min: number, max: number) =>
+  optionalCellOf(`a number from ${min} to ${max} (decimal point, no thousands separator)`, asDecimal(min, max));
+export const boolean = () => cellOf("true or false", (v) => (v === "true" ? true : v === "false" ? false : undefined));
+export const date = () => cellOf("a real date written YYYY-MM-DD", asDate);
+export const optionalDate = () => optionalCellOf("a real date written YYYY-MM-DD", asDate);
+export const httpsUrl = () => cellOf("an absolute https:// URL", (v) => (isHttpsUrl(v) ? v : undefined));
+export const oneOf = <const T extends readonly [string, ...string[]]>(values: T) =>
+  cellOf(`one of: ${values.join(", ")}`, asOneOf<T[number]>(values));
+export const optionalOneOf = <const T extends readonly [string, ...string[]]>(values: T) =>
+  optionalCellOf(`one of: ${values.join(", ")}`, asOneOf<T[number]>(values));
+export const trimmedUpper = () => cellOf("a code of 2 or 3 capital letters", (v) => (/^[A-Z]{2,3}$/.test(v) ? v : undefined));
+/** Digits kept as text, so leading zeros survive (EMIS numbers, postal codes). */
+export const digits = (min: number, max = min) => cellOf(digitsText(min, max), asDigits(min, max));
+export const optionalDigits = (count: number) => optionalCellOf(digitsText(count, count), asDigits(count, count));
+
+/** A list written in one cell, items separated by ";". */
+export const list = () =>
+  cellOf("at least one item; separate items with ;", (v) => {
+    const items = v.split(";").map((item) => item.trim()).filter((item) => item !== "");
+    return items.length > 0 ? items : undefined;
+  });
+
+/**
+ * Provenance every table carries. `today` is the build's date, so a row "verified" in the future
+ * (a typo such as 2062-11-21) is caught.
+ */
+export const provenance = (today: string) => ({
+  source_url: httpsUrl(),
+  verified_on: cellOf(`a real date written YYYY-MM-DD, not after today (${today})`, (v) =>
+    isRealDate(v) && v <= today ? v : undefined,
+  ),
+});

@@ -1,0 +1,31 @@
+// What the pipeline needs to know about a source table: where its files are, the zod schema of one row,
+// its key, and the columns that refer to other tables. The stages (load, validate, link) are generic over this.
+import type { z } from "zod";
+
+export type Reference = {
+  /** Column in this table. Empty cells are not checked (optionality is the row schema's business). */
+  column: string;
+  /** Table and column the value must exist in. */
+  table: string;
+  targetColumn: string;
+};
+
+export type TableDefinition<Schema extends z.ZodObject = z.ZodObject> = {
+  name: string;
+  /** fast-glob pattern(s) relative to the sources folder. */
+  patterns: string[];
+  /** Also read from sources/imported/ (national datasets written by `npm run import`). */
+  imported?: boolean;
+  /** How to fill the table when it has no rows, shown as a build warning. */
+  whenEmpty?: string;
+  row: Schema;
+  /** Columns whose values together must be unique in the table. */
+  key: string[];
+  references?: Reference[];
+};
+
+export type Row<T extends TableDefinition> = z.output<T["row"]>;
+
+export function defineTable<Schema extends z.ZodObject>(definition: TableDefinition<Schema>): TableDefinition<Schema> {
+  return definition;
+}

@@ -1,0 +1,33 @@
+// Where each public document lives inside dist/. The build writes these paths and the Worker reads them,
+// so both import them from here. The Worker never hands a client's path to the asset server: it validates
+// the path parameters and builds one of these paths itself.
+
+export type DetailStorage = { kind: "files" } | { kind: "buckets"; count: number };
+
+export type ResourceManifest = {
+  total: number;
+  /** Paginated resources: how the list is chunked. */
+  list?: { chunk_size: number; chunks: number };
+  /** Resources with detail records: one file per record, or buckets of records. */
+  detail?: DetailStorage;
+};
+
+export type Manifest = {
+  data_version: string;
+  resources: Record<string, ResourceManifest>;
+  files: number;
+  bytes: number;
+};
+
+export const MANIFEST_PATH = "/manifest.json";
+
+export const paths = {
+  listChunk: (resource: string, chunk: number) => `/v1/data/${resource}/_list/${chunk}.json`,
+  wholeList: (resource: string) => `/v1/data/${resource}.json`,
+  detail: (resource: string, key: string) => `/v1/data/${resource}/${key}.json`,
+  bucket: (resource: string, bucket: number) => `/v1/data/${resource}/_buckets/${bucket}.json`,
+  requirements: (qualificationId: string) => `/v1/data/qualifications/${qualificationId}/requirements.json`,
+  apsUniversity: (universitySlug: string) => `/_internal/aps/${universitySlug}.json`,
+  /** Map of prospectus document path (under the asset base) to the university's own document URL. */
+  prospectusDocuments: () => `/_internal/prospectus-documents.json`,
+};
