@@ -1,0 +1,47 @@
+// The one scope table: which scope each endpoint of SPEC.md section 5 needs. The Worker's router and the
+// token CLI both read it, so a scope cannot be misspelt in one place only.
+
+export const SCOPES = [
+  "universities:read",
+  "qualifications:read",
+  "qualifications:requirements",
+  "aps_calculator:use",
+  "high_schools:read",
+  "bursaries:read",
+  "postal_codes:read",
+  "id_parser:use",
+  "prospectuses:read",
+  "provinces:read",
+] as const;
+
+export type Scope = (typeof SCOPES)[number];
+
+/** `null`: any valid token will do (the subjects list). */
+export type RequiredScope = Scope | null;
+
+export const ENDPOINT_SCOPES = {
+  universities: "universities:read",
+  qualifications: "qualifications:read",
+  qualificationRequirements: "qualifications:requirements",
+  subjects: null,
+  apsCalculator: "aps_calculator:use",
+  highSchools: "high_schools:read",
+  bursaries: "bursaries:read",
+  postalCodes: "postal_codes:read",
+  idParser: "id_parser:use",
+  prospectuses: "prospectuses:read",
+  provinces: "provinces:read",
+} as const satisfies Record<string, RequiredScope>;
+
+export function isScope(value: string): value is Scope {
+  return (SCOPES as readonly string[]).includes(value);
+}
+
+/** RFC 9068: the `scope` claim is a space-separated list. */
+export function parseScopeClaim(claim: unknown): Set<string> {
+  return new Set(typeof claim === "string" ? claim.split(" ").filter((s) => s !== "") : []);
+}
+
+export function grants(granted: Set<string>, required: RequiredScope): boolean {
+  return required === null || granted.has(required);
+}

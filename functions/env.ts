@@ -1,0 +1,21 @@
+// What the Worker is configured with: wrangler.jsonc `vars`, plus secrets (TOKEN_JWKS) from .dev.vars
+// locally and `wrangler secret put` in production.
+export interface Env {
+  ASSETS: Fetcher;
+  /** The token environment this deployment accepts: "test" (local, previews) or "live" (production). */
+  TOKEN_ENV: string;
+  /** JSON Web Key Set with the public keys tokens are verified with: {"keys":[{kty,crv,x,kid,alg}, ...]}. */
+  TOKEN_JWKS?: string;
+  /** Comma-separated allowed browser origins, or "*". */
+  CORS_ORIGINS?: string;
+  /** Base URL for mirrored documents (prospectuses); empty: "<this origin>/assets". */
+  ASSET_URL?: string;
+  /** Comma-separated token ids (jti) no longer accepted. */
+  REVOKED_JTIS?: string;
+  /** Seconds a client may reuse a GET response. */
+  CACHE_MAX_AGE?: string;
+}
+
+export function listSetting(value: string | undefined): string[] {
+  return (value ?? "").split(",").map((s) => s.trim()).filter((s) => s !== "");
+}

@@ -1,0 +1,99 @@
+// Routing: the request's method and path to one of SPEC.md's endpoints. Path parameters must match a
+// strict pattern before they are used to build a file path, so nothing a client sends (`..`, encoded
+// slashes, internal file names) can reach a file that is not a public document.
+import { ENDPOINT_SCOPES, type RequiredScope } from "../domain/scopes.ts";
+
+export type Target =
+  | { kind: "list"; resource: string }
+  | { kind: "whole"; resource: string }
+  | { kind: "detail"; resource: string; key: string }
+  | { kind: "requirements"; id: string }
+  | { kind: "aps" }
+  | { kind: "id-parse" }
+  | { kind: "prospectus-document"; path: string };
+
+/** "public": no token needed (documents a browser opens from a link, which cannot carry a bearer token). */
+export type Access = RequiredScope | "public";
+
+export type Route = { target: Target; access: Access };
+
+export type RouteMatch =
+  | { kind: "route"; route: Route }
+  | { kind: "not-found" }
+  | { kind: "method-not-allowed"; allow: string };
+
+const SLUG = "[a-z0-9]+(?:-[a-z0-9]+)*";
+const UUID = "[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}";
+const OPAQUE = "[a-z]+_[0-9a-f]{16}";
+
+const READ = ["GET", "HEAD"] as const;
+const WRITE = ["POST"] as const;
+
+type Definition = {
+  pattern: RegExp;
+  methods: readonly string[];
+  access: Access;
+  target: (m: RegExpExecArray) => Target;
+};
+
+function collection(resource: string, key: string, access: RequiredScope): Definition[] {
+  return [
+    { pattern: new RegExp(`^/v1/data/${resource}$`), methods: READ, access, target: () => ({ kind: "list", resource }) },
+    {
+      pattern: new RegExp(`^/v1/data/${resource}/(${key})$`),
+      methods: READ,
+      access,
+      target: (m) => ({ kind: "detail", resource, key: m[1] ?? "" }),
+    },
+  ];
+}
+
+const ROUTES: Definition[] = [
+  ...collection("universities", SLUG, ENDPOINT_SCOPES.universities),
+  ...collection("qualifications", UUID, ENDPOINT_SCOPES.qualifications),
+  {
+    pattern: new RegExp(`^/v1/data/qualifications/(${UUID})/requirements$`),
+    methods: READ,
+    access: ENDPOINT_SCOPES.qualificationRequirements,
+    target: (m) => ({ kind: "requirements", id: m[1] ?? "" }),
+  },
+  { pattern: /^\/v1\/data\/subjects$/, methods: READ, access: ENDPOINT_SCOPES.subjects, target: () => ({ kind: "whole", resource: "subjects" }) },
+  { pattern: /^\/v1\/data\/aps-calculator$/, methods: WRITE, access: ENDPOINT_SCOPES.apsCalculator, target: () => ({ kind: "aps" }) },
+  ...collection("high-schools", OPAQUE, ENDPOINT_SCOPES.highSchools),
+  ...collection("bursaries", SLUG, ENDPOINT_SCOPES.bursaries),
+  ...collection("postal-codes", OPAQUE, ENDPOINT_SCOPES.postalCodes),
+  { pattern: /^\/v1\/id\/parse$/, methods: WRITE, access: ENDPOINT_SCOPES.idParser, target: () => ({ kind: "id-parse" }) },
+  {
+    pattern: /^\/v1\/data\/prospectuses$/,
+    methods: READ,
+    access: ENDPOINT_SCOPES.prospectuses,
+    target: () => ({ kind: "list", resource: "prospectuses" }),
+  },
+  {
+    pattern: /^\/v1\/data\/provinces$/,
+    methods: READ,
+    access: ENDPOINT_SCOPES.provinces,
+    target: () => ({ kind: "whole", resource: "provinces" }),
+  },
+  {
+    pattern: new RegExp(`^/assets(/prospectuses/${SLUG}-\\d{4}\\.pdf)$`),
+    methods: READ,
+    access: "public",
+    target: (m) => ({ kind: "prospectus-document", path: m[1] ?? "" }),
+  },
+];
+
+export function matchRoute(method: string, pathname: string): RouteMatch {
+  // Patterns are anchored and never overlap for one method, so the first match with the method wins.
+  const matches = ROUTES.flatMap((definition) => {
+    const m = definition.pattern.exec(pathname);
+    return m ? [{ definition, m }] : [];
+  });
+  if (matches.length === 0) return { kind: "not-found" };
+  const found = matches.find(({ definition }) => definition.methods.includes(method));
+  if (!found) {
+    const allow = [...new Set(matches.flatMap(({ definition }) => definition.methods))].join(", ");
+    return { kind: "method-not-allowed", allow: `${allow}, OPTIONS` };
+  }
+  return { kind: "route", route: { target: found.definition.target(found.m), access: found.definition.access } };
+}

@@ -1,0 +1,60 @@
+// npm start: serve the API locally on workerd, as a client would see it.
+//   1. builds dist/ from sources/ if there is no build yet (or puts back one an interrupted build parked)
+//   2. creates the local development signing key on first run, and .dev.vars with its public key
+//   3. runs `wrangler dev` on http://127.0.0.1:8787 (PORT overrides) as the "test" environment, telemetry off
+import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import path from "node:path";
+import { defaultBuildOptions, formatSummary, runBuild } from "../build/index.ts";
+import { recoverInterruptedPublish } from "../build/publish.ts";
+import { ensureDevKeys, ROOT } from "./keys.ts";
+
+export const WRANGLER_OFFLINE_ENV = {
+  WRANGLER_SEND_METRICS: "false",
+  WRANGLER_SEND_ERROR_REPORTS: "false",
+  WRANGLER_HIDE_BANNER: "true",
+  CLOUDFLARE_CF_FETCH_ENABLED: "false",
+  // wrangler logs every request to a debug file; keep it inside the project, where .gitignore covers it.
+  WRANGLER_LOG_PATH: path.join(ROOT, ".wrangler", "logs"),
+};
+
+async function main() {
+  const options = defaultBuildOptions(ROOT);
+  await recoverInterruptedPublish(options.outDir);
+  if (!existsSync(path.join(options.outDir, "manifest.json"))) {
+    console.log("No build in dist/ yet: building from sources/ ...");
+    const result = await runBuild({ ...options, log: (line) => console.log(`  ${line}`) });
+    console.log(formatSummary(result));
+    if (!result.ok) {
+      process.exitCode = 1;
+      return;
+    }
+  }
+  await ensureDevKeys();
+  const port = process.env.PORT ?? "8787";
+  console.log(`\nStarting the API on http://127.0.0.1:${port} (tokens: npm run token -- --scopes universities:read)\n`);
+  const wrangler = spawn(
+    process.execPath,
+    [
+      path.join(ROOT, "node_modules", "wrangler", "bin", "wrangler.js"),
+      "dev",
+      "--ip",
+      "127.0.0.1",
+      "--port",
+      port,
+      "--inspector-port",
+      "0",
+      "--show-interactive-dev-session=false",
+    ],
+    { cwd: ROOT, stdio: "inherit", env: { ...process.env, ...WRANGLER_OFFLINE_ENV } },
+  );
+  const stop = () => wrangler.kill("SIGTERM");
+  process.on("SIGINT", stop);
+  process.on("SIGTERM", stop);
+  wrangler.on("exit", (code) => (process.exitCode = code ?? 0));
+}
+
+main().catch((error) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exitCode = 1;
+});
