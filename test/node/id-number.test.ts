@@ -12,6 +12,8 @@ import { ID_NUMBER_CASES } from "../fixtures/id-number-cases.ts";
 describe("parseIdNumber: case table", () => {
   it("has enough cases to be meaningful", () => {
     expect(ID_NUMBER_CASES.length).toBeGreaterThanOrEqual(40);
+    const names = ID_NUMBER_CASES.map((testCase) => testCase.name);
+    expect(new Set(names).size).toBe(names.length);
   });
 
   it.each(ID_NUMBER_CASES.map((testCase) => [testCase.name, testCase] as const))("%s", (_name, testCase) => {
