@@ -1,0 +1,53 @@
+// Helpers for the workerd tests: mint tokens with the test keys, and call the real Worker.
+import { env, exports } from "cloudflare:workers";
+import { importJWK, SignJWT, type JWK } from "jose";
+import { SCOPES } from "../../domain/scopes.ts";
+
+type TestEnv = { TEST_SIGNING_KEYS: string };
+const keys = JSON.parse((env as unknown as TestEnv).TEST_SIGNING_KEYS) as Record<"current" | "next" | "stranger", JWK & { kid: string }>;
+
+export const BASE = "https://api.test";
+export const ALL_SCOPES = [...SCOPES];
+
+export type TokenOptions = {
+  scopes?: string[];
+  key?: keyof typeof keys;
+  env?: string;
+  expiresIn?: number;
+  issuedAt?: number;
+  jti?: string;
+  omit?: string[];
+};
+
+export async function token(options: TokenOptions = {}): Promise<string> {
+  const key = keys[options.key ?? "current"];
+  const now = options.issuedAt ?? Math.floor(Date.now() / 1000);
+  const claims: Record<string, unknown> = {
+    sub: "test-client",
+    scope: (options.scopes ?? ALL_SCOPES).join(" "),
+    env: options.env ?? "test",
+    iat: now,
+    exp: now + (options.expiresIn ?? 3600),
+    jti: options.jti ?? crypto.randomUUID(),
+  };
+  for (const name of options.omit ?? []) delete claims[name];
+  return new SignJWT(claims).setProtectedHeader({ alg: "EdDSA", kid: key.kid }).sign(await importJWK(key, "EdDSA"));
+}
+
+export async function call(
+  path: string,
+  init: { token?: string | null; method?: string; headers?: Record<string, string>; body?: string } = {},
+): Promise<Response> {
+  const headers: Record<string, string> = { ...init.headers };
+  if (init.token !== null) headers.authorization = `Bearer ${init.token ?? (await token())}`;
+  const worker = (exports as unknown as { default: Fetcher }).default;
+  return worker.fetch(`${BASE}${path}`, { method: init.method ?? "GET", headers, body: init.body });
+}
+
+export async function json(response: Response): Promise<any> {
+  return JSON.parse(await response.text());
+}
+
+export function base64url(text: string): string {
+  return btoa(text).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+}

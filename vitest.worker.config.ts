@@ -1,0 +1,34 @@
+import { cloudflareTest } from "@cloudflare/vitest-pool-workers";
+import { defineConfig } from "vitest/config";
+import { exportJWK, generateKeyPair } from "jose";
+import { prepareTestDataset } from "./test/support/dataset.ts";
+
+// Tests that run inside workerd, through the real Worker (functions/) and a real build (.test-dist/).
+// Keys are made fresh for every run: two trusted ones (to show rotation) and one the Worker does not know.
+await prepareTestDataset();
+
+async function keyPair(kid: string) {
+  const { publicKey, privateKey } = await generateKeyPair("EdDSA", { crv: "Ed25519", extractable: true });
+  return {
+    publicJwk: { ...(await exportJWK(publicKey)), kid, alg: "EdDSA" },
+    privateJwk: { ...(await exportJWK(privateKey)), kid, alg: "EdDSA" },
+  };
+}
+const [current, next, stranger] = await Promise.all([keyPair("key-2026-11"), keyPair("key-2027-01"), keyPair("key-2026-11")]);
+
+export default defineConfig({
+  plugins: [
+    cloudflareTest({
+      wrangler: { configPath: "./test/worker/wrangler.jsonc" },
+      miniflare: {
+        bindings: {
+          TOKEN_JWKS: JSON.stringify({ keys: [current.publicJwk, next.publicJwk] }),
+          TEST_SIGNING_KEYS: JSON.stringify({ current: current.privateJwk, next: next.privateJwk, stranger: stranger.privateJwk }),
+        },
+      },
+    }),
+  ],
+  test: {
+    include: ["test/worker/**/*.spec.ts"],
+  },
+});
