@@ -189,7 +189,8 @@ function decodeDateOfBirth(digits: string, reference: CalendarDate): string | nu
   let year = reference.year - (reference.year % 100) + yy;
   if (compareDates(year, month, day, reference) > 0) year -= 100;
   if (month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) return null;
-  return formatDate(year, month, day);
+  // Month and day are already two digits in the input; only the year needs formatting.
+  return `${year < 1000 ? String(year).padStart(4, "0") : year}-${digits.slice(2, 4)}-${digits.slice(4, 6)}`;
 }
 
 function formatErrors(trimmed: string, reference: CalendarDate): IdErrorCode[] {
@@ -290,7 +291,22 @@ function formatDate(year: number, month: number, day: number): string {
 
 const ISO_DATE = /^([0-9]{4})-([0-9]{2})-([0-9]{2})$/;
 
+// The Worker passes the same "today" string on every call; remembering the last one spares the regex.
+// Invisible to callers: the cached value is derived from the string alone.
+let lastReferenceText: string | null = null;
+let lastReferenceDate: CalendarDate | null = null;
+
 function toReferenceDate(referenceDate: CalendarDate | string): CalendarDate {
+  if (referenceDate === lastReferenceText && lastReferenceDate !== null) return lastReferenceDate;
+  const date = readReferenceDate(referenceDate);
+  if (typeof referenceDate === "string") {
+    lastReferenceText = referenceDate;
+    lastReferenceDate = date;
+  }
+  return date;
+}
+
+function readReferenceDate(referenceDate: CalendarDate | string): CalendarDate {
   let date: CalendarDate | null = null;
   if (typeof referenceDate === "string") {
     const match = ISO_DATE.exec(referenceDate);
