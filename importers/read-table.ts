@@ -1,0 +1,166 @@
+// Reads the upstream spreadsheets (.xlsx, .xls) and CSV exports into plain string cells under their header
+// row, so the importers see one shape whatever the publisher's format. Columns are found by header name
+// (with aliases), never by position: the DBE and SAPO files move and rename columns between releases.
+import { readFile } from "node:fs/promises";
+import path from "node:path";
+import XLSX from "xlsx";
+import { parse } from "csv-parse/sync";
+
+export type SourceRow = {
+  /** 1-based line (CSV) or row (spreadsheet) number in the file, for reports. */
+  line: number;
+  cells: readonly string[];
+  /**
+   * Cells beyond (positive) or missing from (negative) the header's count. Non-zero means the row did not
+   * parse into the header's shape, usually because an unquoted decimal comma split a value.
+   */
+  extraCells: number;
+};
+
+export type SourceTable = {
+  file: string;
+  /** Sheet name for workbooks, null for CSV. */
+  sheet: string | null;
+  headers: readonly string[];
+  rows: SourceRow[];
+};
+
+/** Header text reduced to what survives every publisher's spelling: lower-case letters and digits. */
+export function normaliseHeader(header: string): string {
+  return header
+    .normalize("NFKD")
+    .toLowerCase()
+    .replace(/[^a-z0-9]/g, "");
+}
+
+/**
+ * An alias is a normalised header name (`gislongitude`) matched exactly, or a pattern tested against the
+ * normalised header (`/^learners\d{4}$/`).
+ */
+export type HeaderAlias = string | RegExp;
+
+/** Index of the first header matching the aliases, tried in the order given; undefined when none does. */
+export function findColumn(headers: readonly string[], aliases: readonly HeaderAlias[]): number | undefined {
+  const normalised = headers.map(normaliseHeader);
+  for (const alias of aliases) {
+    const index =
+      typeof alias === "string"
+        ? normalised.indexOf(normaliseHeader(alias))
+        : normalised.findIndex((header) => alias.test(header));
+    if (index >= 0) return index;
+  }
+  return undefined;
+}
+
+/** Resolves a set of logical columns at once; `missing` lists the logical names not found. */
+export function mapColumns<K extends string>(
+  headers: readonly string[],
+  aliases: Record<K, readonly HeaderAlias[]>,
+): { columns: Partial<Record<K, number>>; missing: K[] } {
+  const columns: Partial<Record<K, number>> = {};
+  const missing: K[] = [];
+  for (const key of Object.keys(aliases) as K[]) {
+    const index = findColumn(headers, aliases[key]);
+    if (index === undefined) missing.push(key);
+    else columns[key] = index;
+  }
+  return { columns, missing };
+}
+
+export function cellAt(row: SourceRow, index: number | undefined): string {
+  return index === undefined ? "" : (row.cells[index] ?? "");
+}
+
+/** Collapses runs of whitespace (including no-break spaces) to one space and trims. */
+export function collapseSpaces(value: string): string {
+  return value.replace(/[\s\u00a0]+/g, " ").trim();
+}
+
+const SPREADSHEET_EXTENSIONS = new Set([".xlsx", ".xls", ".xlsm", ".xlsb", ".ods"]);
+
+export async function readTables(file: string): Promise<SourceTable[]> {
+  const bytes = await readFile(file);
+  const extension = path.extname(file).toLowerCase();
+  if (SPREADSHEET_EXTENSIONS.has(extension)) return readWorkbook(file, bytes);
+  return [readCsv(file, decodeText(bytes))];
+}
+
+export function readWorkbook(file: string, bytes: Uint8Array): SourceTable[] {
+  const workbook = XLSX.read(bytes, { type: "buffer", dense: true });
+  const tables: SourceTable[] = [];
+  for (const sheet of workbook.SheetNames) {
+    const worksheet = workbook.Sheets[sheet];
+    if (!worksheet) continue;
+    // raw: numbers stay numbers (full precision) instead of the display format's rounding.
+    const grid = XLSX.utils.sheet_to_json<unknown[]>(worksheet, { header: 1, raw: true, defval: "", blankrows: true });
+    const headerIndex = grid.findIndex((row) => row.some((cell) => cellText(cell) !== ""));
+    if (headerIndex < 0) continue;
+    const headers = (grid[headerIndex] ?? []).map((cell) => collapseSpaces(cellText(cell)));
+    const rows: SourceRow[] = [];
+    for (let i = headerIndex + 1; i < grid.length; i++) {
+      const cells = (grid[i] ?? []).map(cellText);
+      if (cells.every((cell) => cell.trim() === "")) continue;
+      rows.push({ line: i + 1, cells, extraCells: 0 });
+    }
+    tables.push({ file, sheet, headers, rows });
+  }
+  return tables;
+}
+
+function cellText(cell: unknown): string {
+  if (cell === null || cell === undefined) return "";
+  if (typeof cell === "string") return cell;
+  if (typeof cell === "number") {
+    // Large integers (EMIS numbers, coordinates that lost their decimal point) must come out as digits.
+    return Number.isInteger(cell) && Math.abs(cell) < 1e21 ? BigInt(cell).toString() : String(cell);
+  }
+  if (typeof cell === "boolean") return cell ? "TRUE" : "FALSE";
+  if (cell instanceof Date) return cell.toISOString();
+  return String(cell);
+}
+
+/** UTF-8 when the bytes are valid UTF-8, else Windows-1252 (what Excel's "CSV" export writes). */
+export function decodeText(bytes: Uint8Array): string {
+  try {
+    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    return new TextDecoder("windows-1252").decode(bytes);
+  }
+}
+
+/** The delimiter that occurs most often in the header line: `;` (DBE national CSV, SAPO), `,` or tab. */
+export function detectDelimiter(text: string): string {
+  const firstLine = text.replace(/^\ufeff/, "").split(/\r?\n/, 1)[0] ?? "";
+  const candidates = [";", ",", "\t", "|"];
+  let best = ",";
+  let bestCount = 0;
+  for (const candidate of candidates) {
+    const count = firstLine.split(candidate).length - 1;
+    if (count > bestCount) {
+      best = candidate;
+      bestCount = count;
+    }
+  }
+  return best;
+}
+
+export function readCsv(file: string, text: string): SourceTable {
+  const delimiter = detectDelimiter(text);
+  const records = parse(text, {
+    delimiter,
+    bom: true,
+    relax_column_count: true,
+    relax_quotes: true,
+    skip_empty_lines: true,
+    // Lines commented out by a republisher (`# 54;AFGHANISTAN EXT 25;...`); a `#` inside a value is data.
+    comment: "#",
+    comment_no_infix: true,
+    info: true,
+  }) as { record: string[]; info: { lines: number } }[];
+  const [head, ...body] = records;
+  const headers = (head?.record ?? []).map(collapseSpaces);
+  const rows = body
+    .filter(({ record }) => record.some((cell) => cell.trim() !== ""))
+    .map(({ record, info }) => ({ line: info.lines, cells: record, extraCells: record.length - headers.length }));
+  return { file, sheet: null, headers, rows };
+}
