@@ -8,15 +8,9 @@ import path from "node:path";
 import { defaultBuildOptions, formatSummary, runBuild } from "../build/index.ts";
 import { recoverInterruptedPublish } from "../build/publish.ts";
 import { ensureDevKeys, ROOT } from "./keys.ts";
+import { WRANGLER_OFFLINE_ENV } from "./wrangler-env.ts";
 
-export const WRANGLER_OFFLINE_ENV = {
-  WRANGLER_SEND_METRICS: "false",
-  WRANGLER_SEND_ERROR_REPORTS: "false",
-  WRANGLER_HIDE_BANNER: "true",
-  CLOUDFLARE_CF_FETCH_ENABLED: "false",
-  // wrangler logs every request to a debug file; keep it inside the project, where .gitignore covers it.
-  WRANGLER_LOG_PATH: path.join(ROOT, ".wrangler", "logs"),
-};
+
 
 async function main() {
   const options = defaultBuildOptions(ROOT);

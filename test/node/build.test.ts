@@ -1,0 +1,184 @@
+import { spawnSync } from "node:child_process";
+import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { defaultBuildOptions, runBuild, type BuildOptions } from "../../build/index.ts";
+import { recoverInterruptedPublish } from "../../build/publish.ts";
+import * as api from "../../schema/api.ts";
+import { bucketOf } from "../../lib/buckets.ts";
+import { paths, type Manifest } from "../../lib/layout.ts";
+import { ROOT } from "../support/dataset.ts";
+import { copyOfSources, fingerprint, removeAll, tempDir } from "../support/tree.ts";
+
+const cleanup: string[] = [];
+afterAll(() => removeAll(...cleanup));
+
+async function options(overrides: Partial<BuildOptions> = {}): Promise<BuildOptions> {
+  const out = path.join(await tempDir("dist-parent"), "dist");
+  cleanup.push(path.dirname(out));
+  return defaultBuildOptions(ROOT, { outDir: out, importedDir: path.join(out, "..", "no-imports"), ...overrides });
+}
+
+const readJson = async (file: string) => JSON.parse(await readFile(file, "utf8"));
+
+describe("build of the committed sources", () => {
+  it("succeeds and emits files that match the response schemas and SPEC.md's fields", async () => {
+    const opts = await options();
+    const result = await runBuild(opts);
+    expect(result.ok, result.ok ? "" : JSON.stringify(result.problems.slice(0, 5))).toBe(true);
+    const manifest = (await readJson(path.join(opts.outDir, "manifest.json"))) as Manifest;
+    expect(manifest.resources.universities?.total).toBe(26);
+    expect(manifest.resources.provinces?.total).toBe(9);
+    expect(manifest.resources.subjects?.total).toBeGreaterThanOrEqual(90);
+
+    const checks: [string, typeof api.UniversityListItem | typeof api.Qualification | typeof api.BursaryListItem | typeof api.StoredProspectus][] = [
+      ["universities", api.UniversityListItem],
+      ["qualifications", api.Qualification],
+      ["bursaries", api.BursaryListItem],
+      ["prospectuses", api.StoredProspectus],
+    ];
+    for (const [resource, schema] of checks) {
+      const entry = manifest.resources[resource];
+      let count = 0;
+      for (let k = 0; k < (entry?.list?.chunks ?? 0); k++) {
+        for (const item of await readJson(path.join(opts.outDir, paths.listChunk(resource, k)))) {
+          schema.parse(item);
+          count++;
+        }
+      }
+      expect(count, resource).toBe(entry?.total);
+    }
+    const universities = await readJson(path.join(opts.outDir, paths.listChunk("universities", 0)));
+    for (const u of universities) {
+      const detail = await readJson(path.join(opts.outDir, paths.detail("universities", u.slug)));
+      api.University.parse(detail.data);
+      expect(Object.keys(detail.data)).toEqual(expect.arrayContaining(["id", "name", "short_name", "slug", "province_name", "application_cycles"]));
+    }
+    const provinces = await readJson(path.join(opts.outDir, paths.wholeList("provinces")));
+    expect(provinces.meta).toEqual({ total: 9 });
+    provinces.data.forEach((p: unknown) => api.Province.strict().parse(p));
+    expect(manifest.files).toBe((await fingerprint(opts.outDir)).size);
+  });
+
+  it("gives byte-identical output for the same sources", async () => {
+    const [a, b] = [await options(), await options()];
+    expect((await runBuild(a)).ok).toBe(true);
+    expect((await runBuild(b)).ok).toBe(true);
+    const [fa, fb] = [await fingerprint(a.outDir), await fingerprint(b.outDir)];
+    expect(fa.size).toBeGreaterThan(30);
+    expect([...fa]).toEqual([...fb]);
+  });
+});
+
+describe("a broken build", () => {
+  it("reports problems in two tables at once, exits non-zero and leaves the previous dist/ byte for byte", async () => {
+    const sources = await copyOfSources();
+    cleanup.push(sources);
+    const opts = await options({ sourcesDir: sources });
+    expect((await runBuild(opts)).ok).toBe(true);
+    const before = await fingerprint(opts.outDir);
+
+    // universities.csv: a duplicated key (line 3 repeats line 2); subjects.csv: an empty required cell.
+    const universities = (await readFile(path.join(sources, "universities.csv"), "utf8")).split("\n");
+    universities.splice(2, 0, universities[1] ?? "");
+    await writeFile(path.join(sources, "universities.csv"), universities.join("\n"));
+    const subjects = (await readFile(path.join(sources, "subjects.csv"), "utf8")).split("\n");
+    subjects[4] = (subjects[4] ?? "").replace(/^([^,]+),([^,]+),/, "$1,,");
+    await writeFile(path.join(sources, "subjects.csv"), subjects.join("\n"));
+
+    const cli = spawnSync(
+      process.execPath,
+      [path.join(ROOT, "node_modules/tsx/dist/cli.mjs"), "build/index.ts", "--sources", sources, "--out", opts.outDir],
+      { cwd: ROOT, encoding: "utf8" },
+    );
+    expect(cli.status).not.toBe(0);
+    const report = cli.stdout;
+    expect(report).toContain("Build failed");
+    expect(report).toMatch(new RegExp(`universities\\.csv:3 column "id": value "[0-9a-f-]{36}": expected a unique id in universities \\(already used at .*universities\\.csv:2\\)`));
+    expect(report).toMatch(/subjects\.csv:5 column "name": value "": expected a non-empty text/);
+    expect([...(await fingerprint(opts.outDir))]).toEqual([...before]);
+  });
+
+  it("names file, line, column, value and what was expected for bad cells and references", async () => {
+    const sources = await copyOfSources();
+    cleanup.push(sources);
+    await writeFile(
+      path.join(sources, "application-cycles.csv"),
+      [
+        "university_slug,intake_year,applies_to,open_date,close_date,source_url,verified_on",
+        "university-of-atlantis,2027,All undergraduate programmes,2026-04-01,2026-09-30,https://www.example.ac.za/apply,2026-11-01",
+        "university-of-pretoria,2027,All undergraduate programmes,2026-04-01,2026-02-30,http://www.up.ac.za/,2026-11-01",
+        "university-of-pretoria,2027,MBChB,2026-06-01,2026-05-31,https://www.up.ac.za/,2099-01-01",
+      ].join("\r\n"),
+    );
+    const result = await runBuild(await options({ sourcesDir: sources }));
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    const found = result.problems.map((p) => `${path.basename(p.file)}:${p.line}:${p.column}:${p.value}`);
+    expect(found).toEqual(
+      expect.arrayContaining([
+        "application-cycles.csv:2:university_slug:university-of-atlantis",
+        "application-cycles.csv:3:close_date:2026-02-30",
+        "application-cycles.csv:3:source_url:http://www.up.ac.za/",
+        "application-cycles.csv:4:verified_on:2099-01-01",
+      ]),
+    );
+    const reference = result.problems.find((p) => p.column === "university_slug");
+    expect(reference?.expected).toBe("a slug that exists in universities");
+  });
+
+  it("reads BOM, CRLF and quoted cells, and reports malformed CSV with its line", async () => {
+    const sources = await copyOfSources();
+    cleanup.push(sources);
+    const file = path.join(sources, "prospectuses.csv");
+    await writeFile(file, "\uFEFFuniversity_slug,year,source_url,verified_on\r\n\"university-of-pretoria\",2027,\"https://www.up.ac.za/a,b.pdf\",2026-11-01\r\n");
+    const good = await runBuild(await options({ sourcesDir: sources }));
+    expect(good.ok).toBe(true);
+    if (good.ok) expect(good.model.prospectuses.map((p) => p.source_url)).toEqual(["https://www.up.ac.za/a,b.pdf"]);
+    await writeFile(file, 'university_slug,year,source_url,verified_on\n"university-of-pretoria,2027,https://www.up.ac.za/,2026-11-01\n');
+    const bad = await runBuild(await options({ sourcesDir: sources }));
+    expect(bad.ok).toBe(false);
+    if (!bad.ok) expect(bad.problems[0]?.expected).toMatch(/well-formed CSV/);
+  });
+
+  it("fails with a clear message when the output would pass the file limit", async () => {
+    const result = await runBuild(await options({ maxFiles: 10 }));
+    expect(result.ok).toBe(false);
+    if (!result.ok) expect(result.problems[0]?.expected).toMatch(/at most 10 files/);
+  });
+});
+
+describe("publishing", () => {
+  it("puts back the previous dist/ when a build was interrupted between its two renames", async () => {
+    const opts = await options();
+    expect((await runBuild(opts)).ok).toBe(true);
+    const before = await fingerprint(opts.outDir);
+    await rename(opts.outDir, path.join(path.dirname(opts.outDir), ".dist-previous"));
+    await recoverInterruptedPublish(opts.outDir);
+    expect([...(await fingerprint(opts.outDir))]).toEqual([...before]);
+  });
+});
+
+describe("large collections", () => {
+  it("stores detail records in buckets the Worker can find them in", async () => {
+    const imported = await tempDir("imported");
+    cleanup.push(imported);
+    const rows = ["emis_number,name,province_id,district,quintile,sector,phase,latitude,longitude,source_url,verified_on"];
+    for (let i = 0; i < 2_500; i++) {
+      rows.push(`${String(100000000 + i)},Synthetic School ${i},gauteng,Test District,${(i % 5) + 1},public,secondary,-26.1,28.0,https://www.education.gov.za/,2026-11-01`);
+    }
+    await mkdir(imported, { recursive: true });
+    await writeFile(path.join(imported, "high-schools.csv"), rows.join("\n"));
+    const opts = await options({ importedDir: imported, bucketThreshold: 2_000, recordsPerBucket: 64 });
+    const result = await runBuild(opts);
+    expect(result.ok).toBe(true);
+    if (!result.ok) return;
+    const detail = result.manifest.resources["high-schools"]?.detail;
+    expect(detail).toEqual({ kind: "buckets", count: 40 });
+    for (const school of result.model.highSchools) {
+      const bucket = await readJson(path.join(opts.outDir, paths.bucket("high-schools", bucketOf(school.id, 40))));
+      expect(bucket[school.id]?.emis_number).toBe(school.emis_number);
+    }
+    expect(result.manifest.resources["high-schools"]?.list).toEqual({ chunk_size: 100, chunks: 25 });
+  });
+});

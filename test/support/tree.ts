@@ -1,0 +1,31 @@
+// File-tree helpers for tests: temporary copies of sources/, and a byte-exact fingerprint of a folder.
+import { createHash } from "node:crypto";
+import { cp, mkdtemp, readdir, readFile, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { ROOT } from "./dataset.ts";
+
+export async function tempDir(prefix: string): Promise<string> {
+  return mkdtemp(path.join(os.tmpdir(), `${prefix}-`));
+}
+
+/** A copy of the committed sources/ (without imported national data) in a new temporary folder. */
+export async function copyOfSources(): Promise<string> {
+  const dir = await tempDir("sources");
+  await cp(path.join(ROOT, "sources"), dir, { recursive: true, filter: (src) => !src.includes(`${path.sep}imported`) });
+  return dir;
+}
+
+/** Every file below `dir` with the SHA-256 of its bytes, sorted by path. */
+export async function fingerprint(dir: string): Promise<Map<string, string>> {
+  const result = new Map<string, string>();
+  for (const entry of (await readdir(dir, { recursive: true, withFileTypes: true })).filter((e) => e.isFile())) {
+    const full = path.join(entry.parentPath, entry.name);
+    result.set(path.relative(dir, full), createHash("sha256").update(await readFile(full)).digest("hex"));
+  }
+  return new Map([...result].sort(([a], [b]) => (a < b ? -1 : 1)));
+}
+
+export async function removeAll(...dirs: string[]) {
+  await Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true })));
+}
