@@ -1,0 +1,69 @@
+// The shapes the APS engine works on. The build assembles an ApsUniversityDocument per university from
+// the aps-*.csv tables (build/aps.ts) and the Worker reads it back, so these types are the contract
+// between the two. Subject classes arrive resolved to subject slugs: the engine never needs the subject
+// table's groups, which keeps it small enough to run per request on workerd.
+
+export const APS_METHODS = ["points", "percentage-sum", "percentage-average", "percentage-tenths"] as const;
+export type ApsMethod = (typeof APS_METHODS)[number];
+
+export const LIFE_ORIENTATION_TREATMENTS = ["excluded", "counted", "separate-table", "bonus"] as const;
+export type LifeOrientationTreatment = (typeof LIFE_ORIENTATION_TREATMENTS)[number];
+
+export const CONFIDENCE_LEVELS = ["high", "medium", "low"] as const;
+export type Confidence = (typeof CONFIDENCE_LEVELS)[number];
+
+/**
+ * One band of a scale. `from` and `to` are whole percentages as universities print them ("50-59"); a
+ * percentage p is in the band when from <= floor(p) <= to, so 59.99 is in 50-59, never in 60-69.
+ * Exactly one of `points` (a fixed value) and `points_per_percent` (points = p x factor, e.g. 0.1 for
+ * "percentage / 10") is set.
+ */
+export type ScaleBand = { from: number; to: number; points: number | null; points_per_percent: number | null };
+
+/** Which scale a class of subjects is scored on. `class` null is the scheme's default scale. */
+export type ScaleAssignment = { class: string | null; subjects: string[] | null; scale: string; bands: ScaleBand[] };
+
+/** A place in the selection: the best `count` remaining subjects of a class count, in scheme order. */
+export type SelectionSlot = { class: string; subjects: string[]; count: number; note: string };
+
+/** Extra points for a counted-subject class when its percentage lies in a band (Wits: +2 for English at 60%+). */
+export type BonusRule = { class: string; subjects: string[]; from: number; to: number; points: number };
+
+export type ApsScheme = {
+  id: string;
+  university_slug: string;
+  name: string;
+  intake_year: number;
+  method: ApsMethod;
+  life_orientation: LifeOrientationTreatment;
+  /** The highest score possible on this scheme, as the university states it (whole number). */
+  maximum: number;
+  confidence: Confidence;
+  notes: string;
+  source_url: string;
+  verified_on: string;
+  /** Non-default scales first, the default (class null) last. A subject is in at most one non-default class. */
+  scales: ScaleAssignment[];
+  selection: SelectionSlot[];
+  bonuses: BonusRule[];
+};
+
+export type ApsRequirement = {
+  subject_slug: string;
+  min_level: number;
+  min_percentage: number;
+  is_compulsory: boolean;
+  alternative_group: string | null;
+};
+
+export type ApsQualification = { id: string; name: string; min_aps: number; requirements: ApsRequirement[] };
+
+export type ApsUniversityDocument = {
+  university: { slug: string; name: string; short_name: string };
+  scheme: ApsScheme;
+  qualifications: ApsQualification[];
+  /** Every valid subject slug, so a request with an unknown subject is answered without another file. */
+  subjects: { slug: string; name: string }[];
+};
+
+export type Mark = { subject_slug: string; percentage: number };
