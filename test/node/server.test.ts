@@ -1,0 +1,68 @@
+// The real local server, as a client sees it: wrangler starts the Worker on workerd with the test data
+// set, and the test talks HTTP to it on 127.0.0.1.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { unstable_startWorker } from "wrangler";
+import { newSigningKey, publicJwk } from "../../scripts/keys.ts";
+import { signToken } from "../../scripts/token.ts";
+import { prepareTestDataset, ROOT } from "../support/dataset.ts";
+import { WRANGLER_OFFLINE_ENV } from "../../scripts/wrangler-env.ts";
+import path from "node:path";
+
+Object.assign(process.env, WRANGLER_OFFLINE_ENV);
+
+let worker: Awaited<ReturnType<typeof unstable_startWorker>>;
+let base: string;
+let token: string;
+
+beforeAll(async () => {
+  await prepareTestDataset();
+  const key = await newSigningKey("server-test");
+  worker = await unstable_startWorker({
+    config: path.join(ROOT, "test/worker/wrangler.jsonc"),
+    bindings: { TOKEN_JWKS: { type: "plain_text", value: JSON.stringify({ keys: [publicJwk(key)] }) } },
+    dev: { server: { hostname: "127.0.0.1", port: 0 }, inspector: false, watch: false, logLevel: "error" },
+  });
+  const url = await worker.url;
+  base = url.origin;
+  token = await signToken({ scopes: ["universities:read", "id_parser:use", "prospectuses:read"], env: "test", expiresInSeconds: 600, sub: "server-test" }, key);
+});
+
+afterAll(async () => {
+  await worker?.dispose();
+});
+
+describe("the local server over HTTP", () => {
+  it("listens on loopback", () => {
+    expect(new URL(base).hostname).toBe("127.0.0.1");
+  });
+
+  it("serves a list page to a client with a token, and refuses one without", async () => {
+    const ok = await fetch(`${base}/v1/data/universities?page=2&per_page=10`, { headers: { authorization: `Bearer ${token}` } });
+    expect(ok.status).toBe(200);
+    const body = (await ok.json()) as { data: unknown[]; meta: unknown };
+    expect(body.meta).toEqual({ total: 26, page: 2, per_page: 10 });
+    expect(body.data).toHaveLength(10);
+    const denied = await fetch(`${base}/v1/data/universities`);
+    expect(denied.status).toBe(401);
+    expect(denied.headers.get("www-authenticate")).toContain("Bearer");
+  });
+
+  it("answers a conditional request with 304", async () => {
+    const first = await fetch(`${base}/v1/data/universities/university-of-cape-town`, { headers: { authorization: `Bearer ${token}` } });
+    const etag = first.headers.get("etag") ?? "";
+    const second = await fetch(`${base}/v1/data/universities/university-of-cape-town`, {
+      headers: { authorization: `Bearer ${token}`, "if-none-match": etag },
+    });
+    expect(second.status).toBe(304);
+  });
+
+  it("parses an ID number posted as JSON", async () => {
+    const response = await fetch(`${base}/v1/id/parse`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+      body: JSON.stringify({ id_number: "0002295009085" }),
+    });
+    expect(response.status).toBe(200);
+    expect(((await response.json()) as { data: { date_of_birth: string } }).data.date_of_birth).toBe("2000-02-29");
+  });
+});
