@@ -64,6 +64,14 @@ describe("parseIdNumber: reference date", () => {
     expect(() => parseIdNumber("8001015009087", { year: 2026.5, month: 1, day: 1 })).toThrow(RangeError);
   });
 
+  it("uses each call's own reference date, also when the same ID is parsed with alternating dates", () => {
+    for (let round = 0; round < 3; round++) {
+      expect(parseIdNumber("2601020000082", "2026-01-01").date_of_birth).toBe("1926-01-02");
+      expect(parseIdNumber("2601020000082", "2026-01-02").date_of_birth).toBe("2026-01-02");
+      expect(() => parseIdNumber("2601020000082", "")).toThrow(RangeError);
+    }
+  });
+
   it("accepts the reference date 29 February of a leap year", () => {
     expect(parseIdNumber("0002295009084", "2024-02-29").date_of_birth).toBe("2000-02-29");
   });
