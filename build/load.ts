@@ -35,7 +35,8 @@ export async function loadTables(
     const rows: RawRow[] = [];
     for (const file of files) {
       const shown = path.relative(folders.root, file) || file;
-      rows.push(...(await loadFile(file, shown, definition, problems)));
+      // A national table has hundreds of thousands of rows: too many to spread into push().
+      for (const row of await loadFile(file, shown, definition, problems)) rows.push(row);
     }
     tables.set(definition.name, { definition, files: files.map((f) => path.relative(folders.root, f)), rows });
   }

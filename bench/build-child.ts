@@ -1,0 +1,12 @@
+// Runs one build in its own process and prints its figures as JSON, so the parent can report the
+// build's own peak memory (maxRSS) without the benchmark's memory mixed in.
+import { defaultBuildOptions, runBuild } from "../build/index.ts";
+import { ROOT } from "../test/support/dataset.ts";
+
+const [sourcesDir, importedDir, outDir] = process.argv.slice(2);
+if (!sourcesDir || !importedDir || !outDir) throw new Error("usage: build-child.ts SOURCES IMPORTED OUT");
+const result = await runBuild(defaultBuildOptions(ROOT, { sourcesDir, importedDir, outDir, maxFiles: 1_000_000 }));
+const figures = result.ok
+  ? { ok: true, seconds: result.seconds, files: result.manifest.files, bytes: result.manifest.bytes, resources: result.manifest.resources }
+  : { ok: false, seconds: result.seconds, problems: result.problems.slice(0, 5) };
+console.log(JSON.stringify({ ...figures, maxRssMiB: process.resourceUsage().maxRSS / 1024 }));

@@ -1,0 +1,72 @@
+// Build time and peak memory: for the committed sources, and for a synthetic data set ten times the
+// national size (about 90,000 schools and 210,000 postal codes, generated into a temporary folder).
+import { spawnSync } from "node:child_process";
+import { createWriteStream } from "node:fs";
+import { mkdir, rm } from "node:fs/promises";
+import path from "node:path";
+import { ROOT } from "../test/support/dataset.ts";
+import { tempDir } from "../test/support/tree.ts";
+
+export type BuildFigures = { ok: boolean; seconds: number; files?: number; bytes?: number; maxRssMiB: number };
+
+export function measureBuild(sourcesDir: string, importedDir: string, outDir: string): BuildFigures {
+  const child = spawnSync(
+    process.execPath,
+    [path.join(ROOT, "node_modules/tsx/dist/cli.mjs"), path.join(ROOT, "bench/build-child.ts"), sourcesDir, importedDir, outDir],
+    { cwd: ROOT, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 },
+  );
+  const last = child.stdout.trim().split("\n").pop() ?? "";
+  if (child.status !== 0 || !last.startsWith("{")) throw new Error(`build child failed: ${child.stderr.slice(0, 2000)}`);
+  return JSON.parse(last) as BuildFigures;
+}
+
+const PROVINCES = ["eastern-cape", "free-state", "gauteng", "kwazulu-natal", "limpopo", "mpumalanga", "north-west", "northern-cape", "western-cape"];
+
+async function writeLines(file: string, header: string, count: number, line: (i: number) => string) {
+  const out = createWriteStream(file);
+  out.write(`${header}\n`);
+  for (let i = 0; i < count; i++) {
+    if (!out.write(`${line(i)}\n`)) await new Promise((resolve) => out.once("drain", resolve));
+  }
+  await new Promise((resolve, reject) => out.end((error?: Error | null) => (error ? reject(error) : resolve(undefined))));
+}
+
+/** Synthetic national-shaped tables (clearly fake names), never committed. */
+export async function generateSyntheticImports(dir: string, schools: number, postalCodes: number) {
+  await mkdir(dir, { recursive: true });
+  await writeLines(
+    path.join(dir, "high-schools.csv"),
+    "emis_number,name,province_id,district,quintile,sector,phase,latitude,longitude,source_url,verified_on",
+    schools,
+    (i) =>
+      `${String(700000000 + i)},Synthetic Secondary School ${i},${PROVINCES[i % 9]},Synthetic District ${i % 80},${i % 7 === 0 ? "" : (i % 5) + 1},${i % 7 === 0 ? "independent" : "public"},${i % 3 === 0 ? "combined" : "secondary"},${(-25 - (i % 900) / 100).toFixed(5)},${(24 + (i % 800) / 100).toFixed(5)},https://www.education.gov.za/,2026-11-01`,
+  );
+  await writeLines(
+    path.join(dir, "postal-codes.csv"),
+    "suburb,area,street_code,box_code,province_id,source_url,verified_on",
+    postalCodes,
+    (i) => `Synthetic Suburb ${i},Synthetic Town ${i % 5000},${String(i % 10000).padStart(4, "0")},${i % 4 === 0 ? "" : String((i * 7) % 10000).padStart(4, "0")},${PROVINCES[i % 9]},https://www.postoffice.co.za/,2026-11-01`,
+  );
+}
+
+export async function benchBuild(): Promise<void> {
+  const work = await tempDir("bench-build");
+  try {
+    const committed = measureBuild(path.join(ROOT, "sources"), path.join(work, "none"), path.join(work, "dist-committed"));
+    const imported = path.join(work, "synthetic-imported");
+    await generateSyntheticImports(imported, 89_130, 211_280);
+    const synthetic = measureBuild(path.join(ROOT, "sources"), imported, path.join(work, "dist-synthetic"));
+    console.log("\nBuild (wall time and peak memory of the build process)");
+    console.log("  data set                                   time      peak RSS   files    MiB written");
+    const row = (name: string, f: BuildFigures) =>
+      console.log(
+        `  ${name.padEnd(42)} ${f.seconds.toFixed(2).padStart(6)} s ${f.maxRssMiB.toFixed(0).padStart(7)} MiB ${String(f.files ?? "-").padStart(7)} ${((f.bytes ?? 0) / 1024 / 1024).toFixed(1).padStart(9)}`,
+      );
+    row("committed sources/", committed);
+    row("synthetic 10x national (89k schools, 211k codes)", synthetic);
+  } finally {
+    await rm(work, { recursive: true, force: true });
+  }
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === path.join(ROOT, "bench", "build.ts")) await benchBuild();
