@@ -8,6 +8,7 @@ import type { TableDefinition } from "./tables/define.ts";
 import { loadTables } from "./load.ts";
 import { validateTables } from "./validate.ts";
 import { checkKeysAndReferences, linkModel, type Model } from "./link.ts";
+import { apsDocuments, linkApsSchemes } from "./aps.ts";
 import { resourceRecords, prospectusDocumentPath } from "./records.ts";
 import { layoutFiles, type EmittedFile } from "./emit.ts";
 import { stage, swapIn } from "./publish.ts";
@@ -70,17 +71,18 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
   log(`validate  ${[...validated.valid.values()].reduce((n, t) => n + t.rows.length, 0)} valid rows, ${validated.problems.length} problem(s)`);
   const keyProblems = checkKeysAndReferences(tables, validated.valid);
   const linked = linkModel(tables, validated.valid, options.today);
-  const warnings = [...linked.warnings];
+  const aps = linkApsSchemes(tables, validated.valid, linked.model);
+  const warnings = [...linked.warnings, ...aps.warnings];
   for (const definition of definitions) {
     if (definition.whenEmpty && (validated.valid.get(definition.name)?.rows.length ?? 0) === 0) {
       warnings.push({ resource: definition.name, message: `no records; to fill it, ${definition.whenEmpty}` });
     }
   }
-  const problems = [...loaded.problems, ...validated.problems, ...keyProblems, ...linked.problems];
-  log(`link      ${problems.length === 0 ? "all keys unique, all references resolve" : `${keyProblems.length + linked.problems.length} problem(s)`}`);
+  const problems = [...loaded.problems, ...validated.problems, ...keyProblems, ...linked.problems, ...aps.problems];
+  log(`link      ${problems.length === 0 ? "all keys unique, all references resolve" : `${keyProblems.length + linked.problems.length + aps.problems.length} problem(s)`}`);
   if (problems.length > 0) return { ok: false, problems: sortProblems(problems), warnings, seconds: seconds() };
 
-  const emission = layoutFiles(resourceRecords(linked.model), internalDocuments(linked.model), options);
+  const emission = layoutFiles(resourceRecords(linked.model), [...internalDocuments(linked.model), ...apsDocuments(linked.model, aps.schemes)], options);
   if (emission.problems.length > 0) return { ok: false, problems: emission.problems, warnings, seconds: seconds() };
   if (emission.manifest.files > options.maxFiles) {
     const problem: Problem = {

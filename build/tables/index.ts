@@ -2,6 +2,7 @@
 import { z } from "zod";
 import { defineTable, type TableDefinition } from "./define.ts";
 import * as cell from "./cells.ts";
+import { apsTables } from "./aps.ts";
 
 export const QUALIFICATION_TYPES = [
   "bachelor",
@@ -229,6 +230,7 @@ export function sourceTables(today: string) {
     postalCodes,
     bursaries,
     prospectuses,
+    ...apsTables(today),
   };
 }
 
