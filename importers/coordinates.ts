@@ -34,7 +34,7 @@ export const PROVINCE_BOXES: Readonly<Record<ProvinceId, BoundingBox>> = {
   "eastern-cape": { south: -34.3, north: -30.0, west: 22.6, east: 30.3 },
   "free-state": { south: -30.8, north: -26.5, west: 24.3, east: 29.9 },
   gauteng: { south: -27.0, north: -25.1, west: 27.0, east: 29.1 },
-  "kwazulu-natal": { south: -31.1, north: -26.8, west: 28.8, east: 32.95 },
+  "kwazulu-natal": { south: -31.1, north: -26.8, west: 28.8, east: 32.9 },
   limpopo: { south: -25.5, north: -22.1, west: 26.3, east: 31.9 },
   mpumalanga: { south: -27.9, north: -24.0, west: 28.2, east: 32.1 },
   "north-west": { south: -28.1, north: -24.6, west: 22.6, east: 28.4 },
