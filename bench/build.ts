@@ -26,7 +26,7 @@ async function writeLines(file: string, header: string, count: number, line: (i:
   const out = createWriteStream(file);
   out.write(`${header}\n`);
   for (let i = 0; i < count; i++) {
-    if (!out.write(`${line(i)}\n`)) await new Promise((resolve) => out.once("drain", resolve));
+    if (!out.write(`${line(i)}\n`)) await new Promise<void>((resolve) => out.once("drain", () => resolve()));
   }
   await new Promise((resolve, reject) => out.end((error?: Error | null) => (error ? reject(error) : resolve(undefined))));
 }

@@ -5,6 +5,9 @@
 // digit (not validated: usually 8 or 9, legacy values exist), Luhn check digit.
 // docs/id-parsing.md describes the rules and the result for the API documentation.
 
+// The API's reference date is "today in Johannesburg"; it lives in lib/ because the build uses it too.
+export { todayInJohannesburg } from "../lib/dates.ts";
+
 export type Gender = "female" | "male";
 export type Citizenship = "citizen" | "permanent_resident" | "refugee";
 
@@ -142,19 +145,6 @@ export function buildIdNumber(parts: IdNumberParts): string {
   }
   const first12 = `${yymmdd}${String(sequence).padStart(4, "0")}${citizenshipDigit}${aDigit}`;
   return `${first12}${luhnCheckDigit(first12)}`;
-}
-
-const JOHANNESBURG_OFFSET_MS = 2 * 60 * 60 * 1000;
-
-/**
- * Today's date (YYYY-MM-DD) in Africa/Johannesburg for a given instant. South Africa Standard Time is
- * UTC+2 all year (no daylight saving since 1944), so plain arithmetic is exact and needs no time-zone
- * data, which keeps it identical in Node and workerd.
- */
-export function todayInJohannesburg(now: Date): string {
-  const shifted = new Date(now.getTime() + JOHANNESBURG_OFFSET_MS);
-  if (Number.isNaN(shifted.getTime())) throw new RangeError("todayInJohannesburg needs a valid Date");
-  return formatDate(shifted.getUTCFullYear(), shifted.getUTCMonth() + 1, shifted.getUTCDate());
 }
 
 function decode(idNumber: string, digits: string, reference: CalendarDate): ParsedId {

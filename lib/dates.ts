@@ -1,7 +1,15 @@
-// South Africa keeps SAST (UTC+2) all year, with no daylight saving, so "today in Johannesburg" is
-// plain arithmetic and behaves the same in Node and workerd.
-const SAST_OFFSET_MS = 2 * 60 * 60 * 1000;
+// Dates in South Africa's time zone, for the build (what "today" is when checking verified_on) and the
+// Worker (the reference date of the ID parser).
 
+const JOHANNESBURG_OFFSET_MS = 2 * 60 * 60 * 1000;
+
+/**
+ * Today's date (YYYY-MM-DD) in Africa/Johannesburg for a given instant. South Africa Standard Time is
+ * UTC+2 all year (no daylight saving since 1944), so plain arithmetic is exact and needs no time-zone
+ * data, which keeps it identical in Node and workerd.
+ */
 export function todayInJohannesburg(now: Date): string {
-  return new Date(now.getTime() + SAST_OFFSET_MS).toISOString().slice(0, 10);
+  const shifted = new Date(now.getTime() + JOHANNESBURG_OFFSET_MS);
+  if (Number.isNaN(shifted.getTime())) throw new RangeError("todayInJohannesburg needs a valid Date");
+  return shifted.toISOString().slice(0, 10);
 }
