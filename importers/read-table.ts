@@ -156,7 +156,7 @@ export function readCsv(file: string, text: string): SourceTable {
     comment: "#",
     comment_no_infix: true,
     info: true,
-  }) as { record: string[]; info: { lines: number } }[];
+  }) as unknown as { record: string[]; info: { lines: number } }[];
   const [head, ...body] = records;
   const headers = (head?.record ?? []).map(collapseSpaces);
   const rows = body
