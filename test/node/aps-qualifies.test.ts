@@ -1,0 +1,234 @@
+// qualifies_for: every listed qualification meets its min_aps and subject requirements, and every one
+// left out fails at least one of them, with the failure named. Checked on a hand-made document and on
+// the documents the build wrote to dist/_internal/aps (when dist/ exists: `npm run build`).
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import fc from "fast-check";
+import { computeAps } from "../../domain/aps/engine.ts";
+import { explainQualifications, qualifiesFor } from "../../domain/aps/qualify.ts";
+import type { ApsQualification, ApsRequirement, ApsUniversityDocument, Mark } from "../../domain/aps/scheme.ts";
+import { ROOT } from "../fixtures/aps.ts";
+
+const requirement = (subject_slug: string, min_percentage: number, options: Partial<ApsRequirement> = {}): ApsRequirement => ({
+  subject_slug,
+  min_percentage,
+  min_level: 1,
+  is_compulsory: true,
+  alternative_group: null,
+  ...options,
+});
+const alternative = (group: string, subject_slug: string, min_percentage: number) =>
+  requirement(subject_slug, min_percentage, { is_compulsory: false, alternative_group: group });
+
+const NSC_7 = [
+  { from: 0, to: 29, points: 1, points_per_percent: null },
+  { from: 30, to: 39, points: 2, points_per_percent: null },
+  { from: 40, to: 49, points: 3, points_per_percent: null },
+  { from: 50, to: 59, points: 4, points_per_percent: null },
+  { from: 60, to: 69, points: 5, points_per_percent: null },
+  { from: 70, to: 79, points: 6, points_per_percent: null },
+  { from: 80, to: 100, points: 7, points_per_percent: null },
+];
+const SUBJECTS = ["english-home-language", "english-first-additional-language", "mathematics", "mathematical-literacy", "physical-sciences", "life-sciences", "geography", "history"];
+
+const FIXTURE: ApsUniversityDocument = {
+  university: { slug: "test-university", name: "Test University", short_name: "TU" },
+  scheme: {
+    id: "test-2026",
+    university_slug: "test-university",
+    name: "Test APS",
+    intake_year: 2026,
+    method: "points",
+    life_orientation: "excluded",
+    maximum: 42,
+    confidence: "high",
+    notes: "",
+    source_url: "https://example.org/",
+    verified_on: "2026-11-21",
+    scales: [{ class: null, subjects: null, scale: "nsc-7", bands: NSC_7 }],
+    selection: [{ class: "all", subjects: SUBJECTS, count: 6, note: "the best six" }],
+    bonuses: [],
+  },
+  qualifications: [
+    { id: "open", name: "Open", min_aps: 20, requirements: [] },
+    {
+      id: "science",
+      name: "Science",
+      min_aps: 30,
+      requirements: [
+        requirement("mathematics", 60),
+        alternative("english", "english-home-language", 50),
+        alternative("english", "english-first-additional-language", 60),
+      ],
+    },
+    {
+      id: "commerce",
+      name: "Commerce",
+      min_aps: 25,
+      requirements: [
+        alternative("maths", "mathematics", 50),
+        alternative("maths", "mathematical-literacy", 70),
+        // Recommended only: never checked.
+        requirement("physical-sciences", 90, { is_compulsory: false }),
+      ],
+    },
+    { id: "selective", name: "Selective", min_aps: 40, requirements: [requirement("physical-sciences", 80)] },
+  ],
+  subjects: SUBJECTS.map((slug) => ({ slug, name: slug })),
+};
+
+/** The rule, written out the plain way, as the oracle the engine is checked against. */
+function meets(q: ApsQualification, marks: readonly Mark[], score: number): boolean {
+  const p = (slug: string) => marks.find((m) => m.subject_slug === slug)?.percentage;
+  const met = (r: ApsRequirement) => {
+    const value = p(r.subject_slug);
+    return value !== undefined && value >= r.min_percentage;
+  };
+  if (score < q.min_aps) return false;
+  if (!q.requirements.filter((r) => r.is_compulsory && r.alternative_group === null).every(met)) return false;
+  const groups = new Set(q.requirements.flatMap((r) => (r.alternative_group === null ? [] : [r.alternative_group])));
+  return [...groups].every((g) => q.requirements.filter((r) => r.alternative_group === g).some(met));
+}
+
+function checkInvariants(document: ApsUniversityDocument, marks: Mark[], score: number) {
+  const ids = qualifiesFor(document, marks, score);
+  const outcomes = explainQualifications(document, marks, score);
+  expect(outcomes.map((o) => o.id)).toEqual(document.qualifications.map((q) => q.id));
+  for (const q of document.qualifications) {
+    const outcome = outcomes.find((o) => o.id === q.id)!;
+    expect(ids.includes(q.id), q.id).toBe(meets(q, marks, score));
+    expect(outcome.qualifies).toBe(ids.includes(q.id));
+    if (!outcome.qualifies) {
+      expect(outcome.failures.length, q.id).toBeGreaterThan(0);
+      for (const failure of outcome.failures) {
+        if (failure.kind === "min_aps") expect(score).toBeLessThan(failure.min_aps);
+        if (failure.kind === "subject") expect(failure.percentage === null || failure.percentage < failure.min_percentage).toBe(true);
+        if (failure.kind === "alternatives") {
+          for (const option of failure.options) expect(option.percentage === null || option.percentage < option.min_percentage).toBe(true);
+        }
+      }
+    } else {
+      expect(outcome.failures).toEqual([]);
+    }
+  }
+  // In the document's order, no repeats.
+  expect(ids).toEqual(document.qualifications.map((q) => q.id).filter((id) => ids.includes(id)));
+}
+
+const marksFor = (subjects: string[]) =>
+  fc
+    .uniqueArray(fc.constantFrom(...subjects), { minLength: 1, maxLength: Math.min(12, subjects.length) })
+    .chain((slugs) =>
+      fc.tuple(
+        ...slugs.map((slug) =>
+          fc
+            .oneof(fc.integer({ min: 0, max: 100 }), fc.constantFrom(49.99, 50, 59.99, 60, 69.99, 70))
+            .map((percentage): Mark => ({ subject_slug: slug, percentage })),
+        ),
+      ),
+    )
+    .map((tuple) => [...tuple]);
+
+describe("qualifiesFor on a hand-made document", () => {
+  const m = (entries: Record<string, number>): Mark[] => Object.entries(entries).map(([subject_slug, percentage]) => ({ subject_slug, percentage }));
+
+  it("lists what the score and subjects meet", () => {
+    const marks = m({ "english-home-language": 55, mathematics: 65, "physical-sciences": 70, "life-sciences": 60, geography: 60, history: 60 });
+    // 4 + 5 + 6 + 5 + 5 + 5 = 30
+    const { score } = computeAps(FIXTURE.scheme, marks);
+    expect(score).toBe(30);
+    expect(qualifiesFor(FIXTURE, marks, score)).toEqual(["open", "science", "commerce"]);
+  });
+
+  it("names each failed requirement", () => {
+    const marks = m({ "english-first-additional-language": 59.99, "mathematical-literacy": 69.99, history: 60 });
+    const outcomes = explainQualifications(FIXTURE, marks, 31);
+    expect(outcomes.find((o) => o.id === "open")).toMatchObject({ qualifies: true, failures: [] });
+    expect(outcomes.find((o) => o.id === "science")?.failures).toEqual([
+      { kind: "subject", subject_slug: "mathematics", min_percentage: 60, percentage: null },
+      {
+        kind: "alternatives",
+        group: "english",
+        options: [
+          { subject_slug: "english-home-language", min_percentage: 50, percentage: null },
+          { subject_slug: "english-first-additional-language", min_percentage: 60, percentage: 59.99 },
+        ],
+      },
+    ]);
+    expect(outcomes.find((o) => o.id === "commerce")?.failures).toEqual([
+      {
+        kind: "alternatives",
+        group: "maths",
+        options: [
+          { subject_slug: "mathematics", min_percentage: 50, percentage: null },
+          { subject_slug: "mathematical-literacy", min_percentage: 70, percentage: 69.99 },
+        ],
+      },
+    ]);
+    expect(outcomes.find((o) => o.id === "selective")?.failures).toEqual([
+      { kind: "min_aps", min_aps: 40, score: 31 },
+      { kind: "subject", subject_slug: "physical-sciences", min_percentage: 80, percentage: null },
+    ]);
+  });
+
+  it("meets a group with any one member, and ignores recommendations", () => {
+    const marks = m({ "mathematical-literacy": 70, "physical-sciences": 10 });
+    expect(qualifiesFor(FIXTURE, marks, 25)).toEqual(["open", "commerce"]);
+  });
+
+  it("compares min_aps on the university's scale, at the edge", () => {
+    expect(qualifiesFor(FIXTURE, [], 19)).toEqual([]);
+    expect(qualifiesFor(FIXTURE, [], 20)).toEqual(["open"]);
+  });
+
+  it("keeps its invariants for any marks and score", () => {
+    fc.assert(
+      fc.property(marksFor(SUBJECTS), fc.integer({ min: 0, max: 42 }), (marks, score) => checkInvariants(FIXTURE, marks, score)),
+      { numRuns: 1000 },
+    );
+  });
+});
+
+const DIST_APS = path.join(ROOT, "dist", "_internal", "aps");
+const builtDocuments: ApsUniversityDocument[] = existsSync(DIST_APS)
+  ? readdirSync(DIST_APS)
+      .filter((f) => f.endsWith(".json"))
+      .sort()
+      .map((f) => JSON.parse(readFileSync(path.join(DIST_APS, f), "utf8")) as ApsUniversityDocument)
+  : [];
+
+describe.skipIf(builtDocuments.length === 0)("qualifiesFor on the built documents in dist/_internal/aps", () => {
+  it("has a document for each of the 26 universities", () => {
+    expect(builtDocuments).toHaveLength(26);
+  });
+
+  it.each(builtDocuments.map((d) => [d.university.slug, d] as const))("%s", (_slug, document) => {
+    const known = new Set(document.subjects.map((s) => s.slug));
+    for (const q of document.qualifications) {
+      for (const r of q.requirements) {
+        expect(known.has(r.subject_slug)).toBe(true);
+        expect(Number.isInteger(r.min_percentage)).toBe(true);
+      }
+      expect(q.min_aps).toBeLessThanOrEqual(document.scheme.maximum);
+    }
+    const subjects = [
+      ...new Set([
+        ...document.qualifications.flatMap((q) => q.requirements.map((r) => r.subject_slug)),
+        "english-home-language",
+        "mathematics",
+        "mathematical-literacy",
+        "life-orientation",
+        "geography",
+        "history",
+      ]),
+    ];
+    fc.assert(
+      fc.property(marksFor(subjects), (marks) => {
+        const { score } = computeAps(document.scheme, marks);
+        checkInvariants(document, marks, score);
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
