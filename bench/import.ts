@@ -8,8 +8,12 @@ import { fileURLToPath } from "node:url";
 import { runImport } from "../scripts/import.ts";
 import { todayInJohannesburg } from "../lib/dates.ts";
 
-export async function benchImport(upstreamDir: string): Promise<{ schoolsSeconds: number; postalSeconds: number }> {
-  const outDir = await mkdtemp(path.join(os.tmpdir(), "bench-import-"));
+/** Imports both datasets into keepIn (kept for the caller) or into a temporary folder removed afterwards. */
+export async function benchImport(
+  upstreamDir: string,
+  keepIn?: string,
+): Promise<{ schoolsSeconds: number; postalSeconds: number; schools: number; postalCodes: number }> {
+  const outDir = keepIn ?? (await mkdtemp(path.join(os.tmpdir(), "bench-import-")));
   const verifiedOn = todayInJohannesburg(new Date());
   try {
     const schools = await runImport({ dataset: "schools", inputs: [path.join(upstreamDir, "schools")], outDir, verifiedOn });
@@ -23,9 +27,9 @@ export async function benchImport(upstreamDir: string): Promise<{ schoolsSeconds
     if (postalFile === undefined) throw new Error(`no .csv/.xls/.xlsx file in ${postalFolder}`);
     const postal = await runImport({ dataset: "postal-codes", inputs: [postalFile], outDir, verifiedOn });
     console.log(`postal codes: ${postal.rows} rows in ${postal.seconds.toFixed(2)} s`);
-    return { schoolsSeconds: schools.seconds, postalSeconds: postal.seconds };
+    return { schoolsSeconds: schools.seconds, postalSeconds: postal.seconds, schools: schools.rows, postalCodes: postal.rows };
   } finally {
-    await rm(outDir, { recursive: true, force: true });
+    if (keepIn === undefined) await rm(outDir, { recursive: true, force: true });
   }
 }
 

@@ -1,17 +1,31 @@
 // npm run bench: the figures users wait for, printed in one run. Each part is also runnable alone
-// (npx tsx bench/<part>.ts). Parts that need the national files read EDU_UPSTREAM_DIR and say so when
-// it is not set.
+// (npx tsx bench/<part>.ts), or by name: npm run bench -- build national. Parts that need the national
+// files read EDU_UPSTREAM_DIR and say so when it is not set.
+import path from "node:path";
+import { benchAps } from "./aps.ts";
 import { benchBuild } from "./build.ts";
 import { benchIdParse } from "./id-parse.ts";
+import { benchNational } from "./national.ts";
 import { benchWorker } from "./worker.ts";
+import { prepareTestDataset, TEST_DIST } from "../test/support/dataset.ts";
 
 const parts: [string, () => Promise<unknown>][] = [
   ["build", benchBuild],
+  ["national", () => benchNational()],
   ["worker", () => benchWorker()],
+  ["aps", async () => {
+    await prepareTestDataset();
+    await benchAps(path.resolve(TEST_DIST));
+  }],
   ["id-parse", () => benchIdParse()],
 ];
 
 const only = process.argv.slice(2);
+const unknown = only.filter((name) => !parts.some(([part]) => part === name));
+if (unknown.length > 0) {
+  console.error(`unknown bench part(s): ${unknown.join(", ")}; the parts are ${parts.map(([name]) => name).join(", ")}`);
+  process.exit(2);
+}
 for (const [name, run] of parts) {
   if (only.length > 0 && !only.includes(name)) continue;
   console.log(`\n##### ${name}`);

@@ -1,0 +1,74 @@
+// Time per APS calculation: handleApsRequest (validation, scoring, qualification matching) for the
+// university with the most qualifications in dist/_internal/aps, its document served from memory, so the
+// figure is the Worker's compute cost without the asset read.
+// Run alone with `npx tsx bench/aps.ts [distDir]` (after `npm run build`), or call benchAps(distDir).
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { performance } from "node:perf_hooks";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { handleApsRequest } from "../domain/aps/request.ts";
+import type { ApsUniversityDocument } from "../domain/aps/scheme.ts";
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+
+/** A plausible nine-subject learner; subjects the university's requirements name are included too. */
+function learnerFor(document: ApsUniversityDocument) {
+  const base = [
+    "english-home-language",
+    "afrikaans-first-additional-language",
+    "mathematics",
+    "life-orientation",
+    "physical-sciences",
+    "life-sciences",
+    "geography",
+    "accounting",
+    "history",
+  ];
+  const required = document.qualifications.flatMap((q) => q.requirements.map((r) => r.subject_slug));
+  const known = new Set(document.subjects.map((s) => s.slug));
+  const slugs = [...new Set([...base, ...required])].filter((slug) => known.has(slug)).slice(0, 20);
+  return slugs.map((subject_slug, i) => ({ subject_slug, percentage: 45 + ((i * 7) % 50) + 0.5 }));
+}
+
+export async function benchAps(distDir: string): Promise<void> {
+  const folder = path.join(distDir, "_internal", "aps");
+  if (!existsSync(folder)) {
+    console.log(`aps: no ${folder}; run \`npm run build\` first`);
+    return;
+  }
+  const documents = readdirSync(folder)
+    .filter((f) => f.endsWith(".json"))
+    .sort()
+    .map((f) => JSON.parse(readFileSync(path.join(folder, f), "utf8")) as ApsUniversityDocument);
+  const largest = documents.reduce<ApsUniversityDocument | undefined>(
+    (best, d) => (best === undefined || d.qualifications.length > best.qualifications.length ? d : best),
+    undefined,
+  );
+  if (!largest) {
+    console.log("aps: no documents");
+    return;
+  }
+  const requirements = largest.qualifications.reduce((n, q) => n + q.requirements.length, 0);
+  const body = { university_slug: largest.university.slug, marks: learnerFor(largest) };
+  const load = async (slug: string) => (slug === largest.university.slug ? largest : null);
+
+  const first = await handleApsRequest(body, load);
+  if (first.status !== 200) throw new Error(`bench request rejected: ${JSON.stringify(first)}`);
+
+  for (let i = 0; i < 2_000; i++) await handleApsRequest(body, load);
+  const runs = 20_000;
+  const started = performance.now();
+  for (let i = 0; i < runs; i++) await handleApsRequest(body, load);
+  const microseconds = ((performance.now() - started) * 1000) / runs;
+
+  console.log(
+    `aps: ${largest.university.short_name} (${largest.qualifications.length} qualifications, ${requirements} requirements, ` +
+      `${body.marks.length} marks, scheme ${largest.scheme.id}): ${microseconds.toFixed(1)} µs per calculation ` +
+      `(${Math.round(1e6 / microseconds).toLocaleString("en")} per second), score ${first.data.aps_score}, ` +
+      `qualifies for ${first.data.qualifies_for.length}`,
+  );
+}
+
+if (process.argv[1] && pathToFileURL(path.resolve(process.argv[1])).href === import.meta.url) {
+  await benchAps(process.argv[2] ? path.resolve(process.argv[2]) : path.join(ROOT, "dist"));
+}

@@ -1,0 +1,45 @@
+// National scale: import the real DBE workbooks and SAPO list from EDU_UPSTREAM_DIR, build them with the
+// committed sources, and compare the build with a plain copy of the same dist/ (the physical baseline:
+// writing those files and bytes with no parsing, validation or JSON work). Runnable alone:
+// EDU_UPSTREAM_DIR=/path/to/data npx tsx bench/national.ts
+import { cp } from "node:fs/promises";
+import path from "node:path";
+import { performance } from "node:perf_hooks";
+import { fileURLToPath } from "node:url";
+import { benchImport } from "./import.ts";
+import { measureBuild } from "./build.ts";
+import { ROOT } from "../test/support/dataset.ts";
+import { removeAll, tempDir } from "../test/support/tree.ts";
+
+const FREE_PLAN_FILES = 20_000;
+
+export async function benchNational(upstreamDir = process.env.EDU_UPSTREAM_DIR): Promise<void> {
+  if (!upstreamDir) {
+    console.log("national: skipped, set EDU_UPSTREAM_DIR to a folder with schools/ and postal-codes/ (like ../shared/data)");
+    return;
+  }
+  const work = await tempDir("bench-national");
+  try {
+    const imported = path.join(work, "imported");
+    const counts = await benchImport(upstreamDir, imported);
+    const dist = path.join(work, "dist");
+    const build = measureBuild(path.join(ROOT, "sources"), imported, dist);
+    if (!build.ok) throw new Error("the national build failed; run npm run build with the same data to see why");
+
+    const copyStarted = performance.now();
+    await cp(dist, path.join(work, "dist-copy"), { recursive: true });
+    const copySeconds = (performance.now() - copyStarted) / 1000;
+
+    const importSeconds = counts.schoolsSeconds + counts.postalSeconds;
+    console.log(`\nNational data (${counts.schools.toLocaleString("en")} schools, ${counts.postalCodes.toLocaleString("en")} postal codes)`);
+    console.log(`  import          ${importSeconds.toFixed(2).padStart(7)} s   (schools ${counts.schoolsSeconds.toFixed(2)} s, postal codes ${counts.postalSeconds.toFixed(2)} s)`);
+    console.log(`  build           ${build.seconds.toFixed(2).padStart(7)} s   peak RSS ${build.maxRssMiB.toFixed(0)} MiB`);
+    console.log(`  output          ${String(build.files).padStart(7)} files (${((100 * (build.files ?? 0)) / FREE_PLAN_FILES).toFixed(0)}% of the free plan's ${FREE_PLAN_FILES.toLocaleString("en")}), ${((build.bytes ?? 0) / 1024 / 1024).toFixed(1)} MiB`);
+    console.log(`  plain copy      ${copySeconds.toFixed(2).padStart(7)} s   of the same dist/ (physical baseline)`);
+    console.log(`  build / copy    ${(build.seconds / copySeconds).toFixed(1).padStart(7)} x`);
+  } finally {
+    await removeAll(work);
+  }
+}
+
+if (process.argv[1] !== undefined && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) await benchNational();
