@@ -46,6 +46,7 @@ export function layoutFiles(resources: ResourceRecords[], internal: EmittedFile[
   };
 
   for (const resource of resources) {
+    files.push({ path: paths.recordDigests(resource.name), content: json(recordDigests(resource)) });
     const entry: ResourceManifest = { total: 0 };
     if (resource.list) {
       checked(resource.name, "list", resource.list.schema, resource.list.items);
@@ -106,6 +107,26 @@ export function layoutFiles(resources: ResourceRecords[], internal: EmittedFile[
   };
   files.push({ path: MANIFEST_PATH, content: json(manifest) });
   return { files, manifest, problems };
+}
+
+const digest = (text: string) => createHash("sha256").update(text).digest("hex").slice(0, 16);
+
+/** Key -> digest of everything published about the record: its detail document (or list item, for
+ * resources without one) and its requirements. Keys are the records' path keys, or their slug / id. */
+export function recordDigests(resource: ResourceRecords): Record<string, string> {
+  const digests: Record<string, string> = {};
+  const children = new Map((resource.children?.byKey ?? []).map(({ key, items }) => [key, JSON.stringify(items)]));
+  if (resource.detail) {
+    for (const { key, record } of resource.detail.records) digests[key] = digest(JSON.stringify(record) + (children.get(key) ?? ""));
+    return digests;
+  }
+  const items = resource.list?.items ?? resource.whole?.items ?? [];
+  for (const item of items) {
+    const { id, slug } = item as { id?: unknown; slug?: unknown };
+    const key = typeof slug === "string" ? slug : String(id);
+    digests[key] = digest(JSON.stringify(item));
+  }
+  return digests;
 }
 
 /** Writes the files under `folder` (which must be new and empty), a few at a time. */

@@ -30,4 +30,7 @@ export const paths = {
   apsUniversity: (universitySlug: string) => `/_internal/aps/${universitySlug}.json`,
   /** Map of prospectus document path (under the asset base) to the university's own document URL. */
   prospectusDocuments: () => `/_internal/prospectus-documents.json`,
+  /** Key -> digest of each record of a resource (detail record plus its requirements), never served: the
+   * nightly rebuild diffs two builds with it (records added, removed, changed). */
+  recordDigests: (resource: string) => `/_internal/records/${resource}.json`,
 };
