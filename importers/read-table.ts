@@ -78,11 +78,20 @@ export function collapseSpaces(value: string): string {
 
 const SPREADSHEET_EXTENSIONS = new Set([".xlsx", ".xls", ".xlsm", ".xlsb", ".ods"]);
 
+export class UnreadableFileError extends Error {}
+
+/** Every sheet of a workbook, or the one table of a CSV. A file that cannot be parsed at all (an HTML
+ * error page saved as .xlsx, a truncated download) is an UnreadableFileError naming the file. */
 export async function readTables(file: string): Promise<SourceTable[]> {
   const bytes = await readFile(file);
   const extension = path.extname(file).toLowerCase();
-  if (SPREADSHEET_EXTENSIONS.has(extension)) return readWorkbook(file, bytes);
-  return [readCsv(file, decodeText(bytes))];
+  try {
+    if (SPREADSHEET_EXTENSIONS.has(extension)) return readWorkbook(file, bytes);
+    return [readCsv(file, decodeText(bytes))];
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new UnreadableFileError(`${path.basename(file)} cannot be read as a ${extension === "" ? "table" : extension} file (${reason})`);
+  }
 }
 
 export function readWorkbook(file: string, bytes: Uint8Array): SourceTable[] {

@@ -88,7 +88,20 @@ export async function expandInputs(inputs: readonly string[]): Promise<string[]>
   return files;
 }
 
-export type ImportResult = { outputFile: string; rows: number; seconds: number; reportText: string };
+export type ImportResult = {
+  outputFile: string;
+  rows: number;
+  seconds: number;
+  reportText: string;
+  /** Files (or sheets) that could not be used at all, each with the columns it lacks. */
+  unusableFiles: string[];
+};
+
+function unusable(files: readonly { file: string; sheet: string | null; missingColumns: string[] }[], isUnusable: (missing: string[]) => boolean) {
+  return files
+    .filter((f) => isUnusable(f.missingColumns))
+    .map((f) => `${f.sheet === null ? f.file : `${f.file} [${f.sheet}]`} has no column for ${f.missingColumns.join(", ")}`);
+}
 
 export async function runImport(options: ImportOptions): Promise<ImportResult> {
   const started = performance.now();
@@ -102,7 +115,13 @@ export async function runImport(options: ImportOptions): Promise<ImportResult> {
       toCsv(HIGH_SCHOOL_COLUMNS, rows.map((row) => ({ ...row, ...provenance, source_url: DBE_SOURCE_URL }))),
     );
     const seconds = (performance.now() - started) / 1000;
-    return { outputFile, rows: rows.length, seconds, reportText: formatSchoolsReport(report, outputFile, seconds) };
+    return {
+      outputFile,
+      rows: rows.length,
+      seconds,
+      reportText: formatSchoolsReport(report, outputFile, seconds),
+      unusableFiles: unusable(report.files, (missing) => missing.length > 0),
+    };
   }
   const { rows, report } = await importPostalCodeFiles(files);
   const outputFile = path.join(options.outDir, "postal-codes.csv");
@@ -111,7 +130,14 @@ export async function runImport(options: ImportOptions): Promise<ImportResult> {
     toCsv(POSTAL_CODE_COLUMNS, rows.map((row) => ({ ...row, ...provenance, source_url: SAPO_SOURCE_URL }))),
   );
   const seconds = (performance.now() - started) / 1000;
-  return { outputFile, rows: rows.length, seconds, reportText: formatPostalReport(report, outputFile, seconds) };
+  return {
+    outputFile,
+    rows: rows.length,
+    seconds,
+    reportText: formatPostalReport(report, outputFile, seconds),
+    // The same rule as the importer's: one of the two code columns may be absent, suburb and area may not.
+    unusableFiles: unusable(report.files, (m) => m.includes("suburb") || m.includes("area") || m.length > 2),
+  };
 }
 
 const count = (n: number) => n.toLocaleString("en-ZA").replace(/\u00a0/g, " ");
