@@ -1,0 +1,188 @@
+// The nightly rebuild, in the order it runs: gather the national files -> import them -> build into a
+// staging folder beside dist/ -> diff against the published build -> guard -> swap in -> (deploy).
+// Everything before the swap happens in temporary folders: when any step fails or the guard refuses,
+// dist/ and sources/imported/ are left exactly as they were.
+import { spawn } from "node:child_process";
+import { copyFile, mkdir, mkdtemp, readdir, rename, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { defaultBuildOptions, runBuild } from "../build/index.ts";
+import { recoverInterruptedPublish, swapIn } from "../build/publish.ts";
+import { formatProblem } from "../build/problems.ts";
+import { todayInJohannesburg } from "../lib/dates.ts";
+import { runImport } from "../scripts/import.ts";
+import { UnreadableFileError } from "../importers/read-table.ts";
+import { loadUpstreamConfig } from "./config.ts";
+import { diffBuilds, type BuildDiff } from "./diff.ts";
+import type { DownloadOptions } from "./download.ts";
+import { guardFloors, guardLosses, losses } from "./guard.ts";
+import { writeReport, type RebuildReport } from "./report.ts";
+import { gatherUpstream } from "./upstream.ts";
+
+export type RebuildOptions = {
+  root: string;
+  configFile: string;
+  /** Local folder with schools/ and postal-codes/ that replaces the config's downloads (EDU_UPSTREAM_DIR). */
+  upstreamDir?: string;
+  sourcesDir: string;
+  /** Where the build reads imported tables; refreshed only when the rebuild publishes. */
+  importedDir: string;
+  outDir: string;
+  reportDir: string;
+  /** Overrides the config's guard.max_drop_share. */
+  maxDropShare?: number;
+  allowDrop: boolean;
+  deploy: boolean;
+  /** The deploy command (default: wrangler deploy --env live); tests replace it. */
+  deployCommand?: string[];
+  download?: Partial<DownloadOptions>;
+  log?: (line: string) => void;
+};
+
+export type RebuildResult = RebuildReport & { reportFiles: { markdown: string; json: string } };
+
+/** Problems shown in the report when the build fails (all of them are in `npm run build`'s output). */
+const MAX_PROBLEMS_SHOWN = 20;
+
+export function defaultDeployCommand(root: string): string[] {
+  return [process.execPath, path.join(root, "node_modules", "wrangler", "bin", "wrangler.js"), "deploy", "--env", "live"];
+}
+
+function runCommand(command: string[], cwd: string, log: (line: string) => void): Promise<number> {
+  const [program, ...args] = command;
+  return new Promise((resolve) => {
+    const child = spawn(program as string, args, {
+      cwd,
+      stdio: ["ignore", "pipe", "pipe"],
+      env: { ...process.env, WRANGLER_SEND_METRICS: "false", WRANGLER_SEND_ERROR_REPORTS: "false", WRANGLER_HIDE_BANNER: "true" },
+    });
+    const forward = (chunk: Buffer) => chunk.toString().split("\n").filter(Boolean).forEach((line) => log(`deploy    ${line}`));
+    child.stdout.on("data", forward);
+    child.stderr.on("data", forward);
+    child.on("error", (error) => {
+      log(`deploy    ${error.message}`);
+      resolve(127);
+    });
+    child.on("close", (code) => resolve(code ?? 1));
+  });
+}
+
+/** Copies the freshly imported tables over the ones the build reads (each file replaced atomically). */
+async function refreshImported(from: string, to: string): Promise<void> {
+  await mkdir(to, { recursive: true });
+  for (const name of await readdir(from)) {
+    const staged = path.join(to, `.${name}.rebuild`);
+    await copyFile(path.join(from, name), staged);
+    await rename(staged, path.join(to, name));
+  }
+}
+
+export async function runRebuild(options: RebuildOptions): Promise<RebuildResult> {
+  const log = options.log ?? (() => {});
+  const report: RebuildReport = {
+    status: "failed",
+    started_at: new Date().toISOString(),
+    upstream: null,
+    imported: null,
+    reasons: [],
+    notes: [],
+    diff: null,
+    deployed: false,
+  };
+  const finish = async (): Promise<RebuildResult> => ({ ...report, reportFiles: await writeReport(report, options.reportDir) });
+
+  const workDir = await mkdtemp(path.join(os.tmpdir(), "edu-rebuild-"));
+  let staged: string | undefined;
+  try {
+    await recoverInterruptedPublish(options.outDir);
+    const config = await loadUpstreamConfig(options.configFile);
+    const maxDropShare = options.maxDropShare ?? config.guard.max_drop_share;
+
+    // 1. gather
+    let upstream;
+    try {
+      upstream = await gatherUpstream({ config, root: options.root, workDir, upstreamDir: options.upstreamDir, download: options.download, log });
+    } catch (error) {
+      report.reasons.push(error instanceof Error ? error.message : String(error));
+      return await finish();
+    }
+    report.upstream = upstream.origin;
+
+    // 2. import
+    const imported = path.join(workDir, "imported");
+    const verifiedOn = todayInJohannesburg(new Date());
+    let schools, postal;
+    try {
+      schools = await runImport({ dataset: "schools", inputs: upstream.schools, outDir: imported, verifiedOn });
+      postal = await runImport({ dataset: "postal-codes", inputs: [upstream.postalCodes], outDir: imported, verifiedOn });
+    } catch (error) {
+      if (!(error instanceof UnreadableFileError)) throw error;
+      report.status = "refused";
+      report.reasons.push(`unusable upstream file: ${error.message}`);
+      return await finish();
+    }
+    log(`import    ${schools.rows} schools, ${postal.rows} postal codes`);
+    report.imported = { schools: schools.rows, postal_codes: postal.rows };
+    for (const problem of [...schools.unusableFiles, ...postal.unusableFiles]) report.reasons.push(`unusable upstream file: ${problem}`);
+    if (schools.rows === 0) report.reasons.push("the schools import produced no rows");
+    if (postal.rows === 0) report.reasons.push("the postal code import produced no rows");
+    if (report.reasons.length > 0) {
+      report.status = "refused";
+      return await finish();
+    }
+
+    // 3. build into a staging folder beside dist/
+    const build = await runBuild(
+      defaultBuildOptions(options.root, { sourcesDir: options.sourcesDir, importedDir: imported, outDir: options.outDir, stageOnly: true }),
+    );
+    if (!build.ok) {
+      report.status = "refused";
+      report.reasons.push(`the build failed validation with ${build.problems.length} problem(s):`);
+      for (const problem of build.problems.slice(0, MAX_PROBLEMS_SHOWN)) report.reasons.push(`  ${formatProblem(problem)}`);
+      if (build.problems.length > MAX_PROBLEMS_SHOWN) report.reasons.push(`  … and ${build.problems.length - MAX_PROBLEMS_SHOWN} more`);
+      return await finish();
+    }
+    staged = build.stagedAt as string;
+    log(`build     ${build.manifest.files} files, data version ${build.manifest.data_version} (staged)`);
+
+    // 4. diff, 5. guard
+    const diff: BuildDiff = await diffBuilds(options.outDir, staged);
+    report.diff = diff;
+    if (diff.oldVersion === null) report.notes.push("nothing was published before: no comparison, this build becomes the baseline");
+    const refusals = [...guardLosses(diff, maxDropShare), ...guardFloors(diff, config.guard.min_records)];
+    if (refusals.length > 0 && !options.allowDrop) {
+      report.status = "refused";
+      report.reasons.push(...refusals, "rerun with --allow-drop to publish anyway, once you have checked that the loss is real");
+      return await finish();
+    }
+    for (const refusal of refusals) report.notes.push(`allowed by --allow-drop: ${refusal}`);
+    const small = losses(diff).filter((loss) => loss.share <= maxDropShare);
+    for (const loss of small) report.notes.push(`${loss.resource} lost ${loss.lost} record(s) (${(loss.share * 100).toFixed(1)}%, within the allowed ${(maxDropShare * 100).toFixed(0)}%)`);
+
+    // 6. publish
+    await swapIn(staged, options.outDir);
+    staged = undefined;
+    await refreshImported(imported, options.importedDir);
+    report.status = "published";
+    log(`publish   ${path.relative(options.root, options.outDir) || options.outDir}/ swapped in (${diff.oldVersion ?? "nothing"} -> ${diff.newVersion})`);
+
+    // 7. deploy
+    if (options.deploy) {
+      const code = await runCommand(options.deployCommand ?? defaultDeployCommand(options.root), options.root, log);
+      if (code !== 0) {
+        report.status = "failed";
+        report.reasons.push(`the deploy command exited with ${code}: dist/ holds the new build, but the live deployment was not changed`);
+      } else {
+        report.deployed = true;
+      }
+    }
+    return await finish();
+  } catch (error) {
+    report.status = "failed";
+    report.reasons.push(`unexpected error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    return await finish();
+  } finally {
+    if (staged !== undefined) await rm(staged, { recursive: true, force: true });
+    await rm(workDir, { recursive: true, force: true });
+  }
+}

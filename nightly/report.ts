@@ -1,0 +1,73 @@
+// The rebuild's report: printed, and written as Markdown (for people and CI artifacts) and JSON (for
+// scripts) whether the rebuild published, was refused or failed.
+import { mkdir, writeFile } from "node:fs/promises";
+import path from "node:path";
+import type { BuildDiff } from "./diff.ts";
+
+export type RebuildStatus = "published" | "refused" | "failed";
+
+export type RebuildReport = {
+  status: RebuildStatus;
+  started_at: string;
+  upstream: string | null;
+  imported: { schools: number; postal_codes: number } | null;
+  /** Why the rebuild did not publish (refused or failed). */
+  reasons: string[];
+  /** Things a person should know that did not stop it (an allowed drop, a first publication). */
+  notes: string[];
+  diff: BuildDiff | null;
+  deployed: boolean;
+};
+
+const n = (value: number | null) => (value === null ? "-" : value.toLocaleString("en"));
+
+export function formatReport(report: RebuildReport): string {
+  const lines = [`# Nightly rebuild: ${report.status.toUpperCase()}`, ""];
+  lines.push(`- started: ${report.started_at}`);
+  if (report.upstream) lines.push(`- upstream: ${report.upstream}`);
+  if (report.imported) {
+    lines.push(`- imported: ${n(report.imported.schools)} schools, ${n(report.imported.postal_codes)} postal codes`);
+  }
+  if (report.diff) {
+    lines.push(`- data version: ${report.diff.oldVersion ?? "(nothing published yet)"} -> ${report.diff.newVersion}`);
+  }
+  lines.push(`- deployed: ${report.deployed ? "yes" : "no"}`);
+  if (report.reasons.length > 0) {
+    lines.push("", report.status === "refused" ? "## Refused: dist/ was left as it was" : "## Failed", "");
+    for (const reason of report.reasons) lines.push(`- ${reason}`);
+  }
+  if (report.notes.length > 0) {
+    lines.push("", "## Notes", "");
+    for (const note of report.notes) lines.push(`- ${note}`);
+  }
+  if (report.diff) {
+    lines.push("", "## Records per resource", "", "| resource | before | after | added | removed | changed |", "|---|---:|---:|---:|---:|---:|");
+    for (const r of report.diff.resources) {
+      const changed = r.detailed ? n(r.changed) : "?";
+      lines.push(`| ${r.resource} | ${n(r.oldTotal)} | ${n(r.newTotal)} | ${n(r.added)} | ${n(r.removed)} | ${changed} |`);
+    }
+    const withExamples = report.diff.resources.filter((r) => r.examples.added.length + r.examples.removed.length + r.examples.changed.length > 0);
+    // On a first publication every record is "added": examples would say nothing.
+    if (withExamples.length > 0 && report.diff.oldVersion !== null) {
+      lines.push("", "## Examples (keys of records)", "");
+      for (const r of withExamples) {
+        for (const kind of ["added", "removed", "changed"] as const) {
+          const keys = r.examples[kind];
+          const total = r[kind];
+          if (keys.length > 0) lines.push(`- ${r.resource} ${kind}: ${keys.join(", ")}${total > keys.length ? `, … (${n(total)} in all)` : ""}`);
+        }
+      }
+    }
+  }
+  return `${lines.join("\n")}\n`;
+}
+
+/** Writes <dir>/rebuild-report.md and .json; returns their paths. */
+export async function writeReport(report: RebuildReport, dir: string): Promise<{ markdown: string; json: string }> {
+  await mkdir(dir, { recursive: true });
+  const markdown = path.join(dir, "rebuild-report.md");
+  const json = path.join(dir, "rebuild-report.json");
+  await writeFile(markdown, formatReport(report));
+  await writeFile(json, `${JSON.stringify(report, null, 2)}\n`);
+  return { markdown, json };
+}

@@ -1,0 +1,66 @@
+// Step 1 of the nightly rebuild: gather the national files, either from a local folder laid out like
+// ../shared/data (EDU_UPSTREAM_DIR: schools/ and postal-codes/) or by downloading what the committed
+// config names. Nothing is imported from a partial set: any failed download stops the rebuild.
+import { existsSync } from "node:fs";
+import { mkdir } from "node:fs/promises";
+import path from "node:path";
+import { expandInputs } from "../scripts/import.ts";
+import type { UpstreamConfig, UpstreamFile } from "./config.ts";
+import { downloadFile, type DownloadOptions } from "./download.ts";
+
+export type UpstreamFiles = { schools: string[]; postalCodes: string; origin: string };
+
+export type GatherOptions = {
+  config: UpstreamConfig;
+  /** Config paths are relative to this folder (the project root). */
+  root: string;
+  /** Downloads go here. */
+  workDir: string;
+  /** A local folder with schools/ and postal-codes/ that replaces the config's files. */
+  upstreamDir?: string;
+  download?: Partial<DownloadOptions>;
+  log: (line: string) => void;
+};
+
+async function filesIn(folder: string, what: string): Promise<string[]> {
+  if (!existsSync(folder)) throw new Error(`the upstream folder has no ${what} folder: ${folder}`);
+  const files = await expandInputs([folder]);
+  if (files.length === 0) throw new Error(`no .xlsx, .xls, .csv or .txt file in ${folder}`);
+  return files;
+}
+
+export async function gatherUpstream(options: GatherOptions): Promise<UpstreamFiles> {
+  if (options.upstreamDir) {
+    const dir = path.resolve(options.upstreamDir);
+    const schools = await filesIn(path.join(dir, "schools"), "schools/");
+    const postal = await filesIn(path.join(dir, "postal-codes"), "postal-codes/");
+    if (postal.length !== 1) throw new Error(`expected exactly one postal code file in ${path.join(dir, "postal-codes")}, found ${postal.length}`);
+    options.log(`upstream  ${dir} (EDU_UPSTREAM_DIR): ${schools.length} schools file(s), 1 postal code file`);
+    return { schools, postalCodes: postal[0] as string, origin: dir };
+  }
+
+  const { download } = options.config;
+  const downloadOptions: DownloadOptions = {
+    timeoutMs: download.timeout_seconds * 1000,
+    attempts: download.attempts,
+    maxBytes: Math.round(download.max_megabytes * 1024 * 1024),
+    ...options.download,
+  };
+  const fetchOne = async (entry: UpstreamFile, folder: string): Promise<string> => {
+    if (entry.path !== undefined) {
+      const file = path.resolve(options.root, entry.path);
+      if (!existsSync(file)) throw new Error(`the upstream config names a local file that does not exist: ${file}`);
+      return file;
+    }
+    const target = path.join(options.workDir, folder, entry.name);
+    await mkdir(path.dirname(target), { recursive: true });
+    const bytes = await downloadFile(entry.url as string, target, downloadOptions);
+    options.log(`download  ${entry.name}: ${(bytes / 1024).toFixed(0)} KiB from ${entry.url}`);
+    return target;
+  };
+  // One at a time: the DBE's server is slow and shared, and the files are small.
+  const schools: string[] = [];
+  for (const entry of options.config.schools.files) schools.push(await fetchOne(entry, "schools"));
+  const postalCodes = await fetchOne(options.config.postal_codes.files[0] as UpstreamFile, "postal-codes");
+  return { schools, postalCodes, origin: "nightly/upstream.json" };
+}

@@ -1,0 +1,298 @@
+// The nightly rebuild end to end: real imports of the hand-written upstream fixtures, real builds of a
+// copy of the committed sources, and downloads from a real HTTP server on 127.0.0.1 that misbehaves in
+// each way the rebuild must survive.
+import { createServer, type Server } from "node:http";
+import { cp, readFile, readdir, rm, writeFile } from "node:fs/promises";
+import { existsSync } from "node:fs";
+import type { AddressInfo } from "node:net";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runRebuild, type RebuildOptions } from "../../nightly/rebuild.ts";
+import { downloadFile } from "../../nightly/download.ts";
+import { loadUpstreamConfig } from "../../nightly/config.ts";
+import { guardLosses } from "../../nightly/guard.ts";
+import { formatReport } from "../../nightly/report.ts";
+import { FIXTURE_UPSTREAM, ROOT } from "../support/dataset.ts";
+import { copyOfSources, fingerprint, removeAll, tempDir } from "../support/tree.ts";
+
+const cleanup: string[] = [];
+afterAll(() => removeAll(...cleanup));
+
+async function newTemp(prefix: string) {
+  const dir = await tempDir(prefix);
+  cleanup.push(dir);
+  return dir;
+}
+
+/** The committed config with other guard settings (the fixtures are far below the national floors). */
+async function configWithGuard(guard: Record<string, unknown>): Promise<string> {
+  const config = JSON.parse(await readFile(path.join(ROOT, "nightly", "upstream.json"), "utf8"));
+  const file = path.join(await newTemp("config"), "upstream.json");
+  await writeFile(file, JSON.stringify({ ...config, guard }));
+  return file;
+}
+
+/** A fresh place to publish: its own copy of sources/, dist/, imported/ and report folder. */
+async function workspace(guard: Record<string, unknown> = { max_drop_share: 0.1, min_records: {} }): Promise<Omit<RebuildOptions, "upstreamDir">> {
+  const sourcesDir = await copyOfSources();
+  cleanup.push(sourcesDir);
+  const base = await newTemp("rebuild");
+  return {
+    root: ROOT,
+    configFile: await configWithGuard(guard),
+    sourcesDir,
+    importedDir: path.join(base, "imported"),
+    outDir: path.join(base, "dist"),
+    reportDir: path.join(base, "report"),
+    allowDrop: false,
+    deploy: false,
+  };
+}
+
+/** A copy of the fixture upstream folder (schools/, postal-codes/) to modify. */
+async function upstreamCopy(): Promise<string> {
+  const dir = await newTemp("upstream");
+  await cp(FIXTURE_UPSTREAM, dir, { recursive: true, filter: (src) => !src.endsWith(".ts") });
+  return dir;
+}
+
+const SCHOOL_HEADER = "NatEmis,Province,Official_Institution_Name,EIDistrict,Phase_PED,Sector,Quintile,GIS_Long,GIS_Lat,Learners2025";
+
+describe("npm run rebuild from a local upstream folder", () => {
+  it("publishes a full folder, then refuses one missing most schools, naming the resource and leaving dist/ as it was", async () => {
+    const ws = await workspace();
+    const first = await runRebuild({ ...ws, upstreamDir: FIXTURE_UPSTREAM });
+    expect(first.status, first.reasons.join("\n")).toBe("published");
+    expect(first.diff?.oldVersion).toBeNull();
+    expect(first.imported).toEqual({ schools: 5, postal_codes: 6 });
+    expect(existsSync(path.join(ws.importedDir, "high-schools.csv"))).toBe(true);
+    const published = await fingerprint(ws.outDir);
+    const importedBefore = await readFile(path.join(ws.importedDir, "high-schools.csv"), "utf8");
+
+    const partial = await upstreamCopy();
+    await rm(path.join(partial, "schools", "national-2025.csv"));
+    const second = await runRebuild({ ...ws, upstreamDir: partial });
+    expect(second.status).toBe("refused");
+    expect(second.reasons[0]).toMatch(/^high-schools would lose 3 of its 5 published records \(60\.0%, more than the allowed 10%\)/);
+    expect(await fingerprint(ws.outDir)).toEqual(published);
+    expect(await readFile(path.join(ws.importedDir, "high-schools.csv"), "utf8")).toBe(importedBefore);
+    expect((await readdir(path.dirname(ws.outDir))).filter((name) => name.includes("staging"))).toEqual([]);
+    const markdown = await readFile(second.reportFiles.markdown, "utf8");
+    expect(markdown).toContain("# Nightly rebuild: REFUSED");
+    expect(markdown).toContain("| high-schools | 5 | 2 | 0 | 3 | 0 |");
+
+    // A person who has checked the loss can publish it on purpose.
+    const allowed = await runRebuild({ ...ws, upstreamDir: partial, allowDrop: true });
+    expect(allowed.status).toBe("published");
+    expect(allowed.notes.join("\n")).toMatch(/allowed by --allow-drop: high-schools would lose 3/);
+    expect(await fingerprint(ws.outDir)).not.toEqual(published);
+  });
+
+  it("lists the real changes: records added, removed and changed per resource, with old and new data versions", async () => {
+    const ws = await workspace();
+    const first = await runRebuild({ ...ws, upstreamDir: FIXTURE_UPSTREAM });
+    expect(first.status).toBe("published");
+
+    const changed = await upstreamCopy();
+    const comma = path.join(changed, "schools", "national-comma.csv");
+    const original = await readFile(comma, "utf8");
+    expect(original.startsWith(SCHOOL_HEADER)).toBe(true);
+    await writeFile(
+      comma,
+      original.replace("FIXTURE HARBOUR SECONDARY", "FIXTURE HARBOUR HIGH SCHOOL") +
+        "100000499,WC,FIXTURE NEW SECONDARY,METRO EAST,SECONDARY SCHOOL,PUBLIC,Q2,18.7000,-34.0000,600\n",
+    );
+    const bursaries = path.join(ws.sourcesDir, "bursaries.csv");
+    const lines = (await readFile(bursaries, "utf8")).trimEnd().split("\n");
+    await writeFile(bursaries, `${lines.slice(0, -1).join("\n")}\n`); // the last bursary is withdrawn
+
+    const second = await runRebuild({ ...ws, upstreamDir: changed, maxDropShare: 0.5 });
+    expect(second.status, second.reasons.join("\n")).toBe("published");
+    expect(second.diff?.oldVersion).toBe(first.diff?.newVersion);
+    expect(second.diff?.newVersion).not.toBe(first.diff?.newVersion);
+    const byName = Object.fromEntries((second.diff?.resources ?? []).map((r) => [r.resource, r]));
+    expect(byName["high-schools"]).toMatchObject({ oldTotal: 5, newTotal: 6, added: 1, removed: 0, changed: 1, detailed: true });
+    expect(byName["bursaries"]).toMatchObject({ added: 0, removed: 1, changed: 0 });
+    expect(byName["bursaries"]?.newTotal).toBe((byName["bursaries"]?.oldTotal ?? 0) - 1);
+    expect(byName["postal-codes"]).toMatchObject({ added: 0, removed: 0, changed: 0 });
+    expect(byName["universities"]).toMatchObject({ added: 0, removed: 0, changed: 0 });
+
+    const markdown = await readFile(second.reportFiles.markdown, "utf8");
+    expect(markdown).toContain(`- data version: ${first.diff?.newVersion} -> ${second.diff?.newVersion}`);
+    expect(markdown).toMatch(/- high-schools added: hs_[0-9a-f]{16}\n- high-schools changed: hs_[0-9a-f]{16}/);
+    expect(markdown).toContain("within the allowed 50%");
+    const json = JSON.parse(await readFile(second.reportFiles.json, "utf8"));
+    expect(json.status).toBe("published");
+    expect(json.diff.resources).toHaveLength(8);
+  });
+
+  it("refuses a resource below its configured floor even when nothing was published before", async () => {
+    const ws = await workspace({ min_records: { "high-schools": 6, "postal-codes": 6 } });
+    const result = await runRebuild({ ...ws, upstreamDir: FIXTURE_UPSTREAM });
+    expect(result.status).toBe("refused");
+    expect(result.reasons).toEqual([
+      "high-schools would have 5 records, fewer than its floor of 6 (guard.min_records in the upstream config)",
+      expect.stringMatching(/--allow-drop/),
+    ]);
+    expect(existsSync(ws.outDir)).toBe(false);
+  });
+
+  it("refuses a build whose sources fail validation, with file and line, and publishes nothing", async () => {
+    const ws = await workspace();
+    await runRebuild({ ...ws, upstreamDir: FIXTURE_UPSTREAM });
+    const published = await fingerprint(ws.outDir);
+    const provinces = path.join(ws.sourcesDir, "provinces.csv");
+    await writeFile(provinces, (await readFile(provinces, "utf8")).replace(",2026-", ",2036-"));
+    const result = await runRebuild({ ...ws, upstreamDir: FIXTURE_UPSTREAM });
+    expect(result.status).toBe("refused");
+    expect(result.reasons.join("\n")).toMatch(/provinces\.csv:2 column "verified_on"/);
+    expect(await fingerprint(ws.outDir)).toEqual(published);
+  });
+
+  it("reports a failed deploy, and deploys with the deploy command after publishing", async () => {
+    const ws = await workspace();
+    const failing = await runRebuild({ ...ws, upstreamDir: FIXTURE_UPSTREAM, deploy: true, deployCommand: [process.execPath, "-e", "process.exit(3)"] });
+    expect(failing.status).toBe("failed");
+    expect(failing.reasons[0]).toMatch(/deploy command exited with 3/);
+    const marker = path.join(path.dirname(ws.outDir), "deployed");
+    const ok = await runRebuild({
+      ...ws,
+      upstreamDir: FIXTURE_UPSTREAM,
+      deploy: true,
+      deployCommand: [process.execPath, "-e", `require("fs").writeFileSync(${JSON.stringify(marker)}, require("fs").readFileSync("${ws.outDir}/manifest.json"))`],
+    });
+    expect(ok.status).toBe("published");
+    expect(ok.deployed).toBe(true);
+    expect(JSON.parse(await readFile(marker, "utf8")).data_version).toBe(ok.diff?.newVersion);
+  });
+});
+
+describe("npm run rebuild from downloads (a real HTTP server on 127.0.0.1)", () => {
+  let server: Server;
+  let base: string;
+  const hits = new Map<string, number>();
+
+  beforeAll(async () => {
+    server = createServer(async (request, response) => {
+      const url = request.url ?? "/";
+      hits.set(url, (hits.get(url) ?? 0) + 1);
+      if (url.startsWith("/files/")) {
+        const file = path.join(FIXTURE_UPSTREAM, url.slice("/files/".length));
+        response.writeHead(200, { "content-type": "application/octet-stream" }).end(await readFile(file));
+      } else if (url === "/broken.xlsx") {
+        response.writeHead(503).end("maintenance");
+      } else if (url === "/gone.xlsx") {
+        response.writeHead(404).end("not here");
+      } else if (url === "/garbage.xlsx") {
+        response.writeHead(200).end(Buffer.from(Array.from({ length: 4096 }, (_, i) => (i * 131 + 17) % 256)));
+      } else if (url === "/html.xlsx") {
+        response.writeHead(200, { "content-type": "text/html" }).end("<html><body><h1>Please log in</h1></body></html>");
+      } else if (url === "/huge.xlsx") {
+        response.writeHead(200);
+        for (let i = 0; i < 64; i++) response.write(Buffer.alloc(16 * 1024, 65));
+        response.end();
+      } else if (url === "/flaky.csv") {
+        if ((hits.get(url) ?? 0) < 3) response.writeHead(500).end();
+        else response.writeHead(200).end(await readFile(path.join(FIXTURE_UPSTREAM, "postal-codes", "postalcodes.csv")));
+      } else if (url === "/silent.xlsx") {
+        // never answers; the client's timeout must fire
+      } else {
+        response.writeHead(404).end();
+      }
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(() => {
+    server.closeAllConnections();
+    return new Promise<void>((resolve) => server.close(() => resolve()));
+  });
+
+  async function configWith(schools: { name: string; url: string }[], postal = { name: "postalcodes.csv", url: `${base}/files/postal-codes/postalcodes.csv` }) {
+    const dir = await newTemp("config");
+    const file = path.join(dir, "upstream.json");
+    await writeFile(
+      file,
+      JSON.stringify({ schools: { files: schools }, postal_codes: { files: [postal] }, download: { timeout_seconds: 1, attempts: 2, max_megabytes: 0.5 } }),
+    );
+    return file;
+  }
+  const goodSchools = () => [
+    { name: "national-2025.csv", url: `${base}/files/schools/national-2025.csv` },
+    { name: "national-comma.csv", url: `${base}/files/schools/national-comma.csv` },
+  ];
+  const fast = { retryDelayMs: 10 };
+
+  it("downloads, imports, builds and publishes", async () => {
+    const ws = await workspace();
+    const result = await runRebuild({ ...ws, configFile: await configWith(goodSchools()), download: fast });
+    expect(result.status, result.reasons.join("\n")).toBe("published");
+    expect(result.imported).toEqual({ schools: 5, postal_codes: 6 });
+    expect(result.upstream).toBe("nightly/upstream.json");
+  });
+
+  for (const [title, bad, expected] of [
+    ["a server error on every attempt", "/broken.xlsx", /download failed: http:\/\/127\.0\.0\.1:\d+\/broken\.xlsx: HTTP 503 Service Unavailable \(after 2 attempts\)/],
+    ["a missing file (not retried)", "/gone.xlsx", /download failed: http:\/\/127\.0\.0\.1:\d+\/gone\.xlsx: HTTP 404 Not Found$/],
+    ["a body over the size limit", "/huge.xlsx", /download failed: http:\/\/127\.0\.0\.1:\d+\/huge\.xlsx: the body passed the limit of 524288 bytes/],
+    ["a server that never answers", "/silent.xlsx", /download failed: http:\/\/127\.0\.0\.1:\d+\/silent\.xlsx: no answer within 1 s \(after 2 attempts\)/],
+    ["garbage instead of a workbook", "/garbage.xlsx", /unusable upstream file: garbage\.xlsx .*has no column for|the schools import produced no rows/],
+    ["an HTML page instead of a workbook", "/html.xlsx", /unusable upstream file: html\.xlsx cannot be read as a \.xlsx file/],
+  ] as const) {
+    it(`refuses ${title}, naming the cause, and leaves dist/ as it was`, async () => {
+      const ws = await workspace();
+      const first = await runRebuild({ ...ws, configFile: await configWith(goodSchools()), download: fast });
+      expect(first.status).toBe("published");
+      const published = await fingerprint(ws.outDir);
+      const schools = [...goodSchools(), { name: path.basename(bad), url: `${base}${bad}` }];
+      const result = await runRebuild({ ...ws, configFile: await configWith(schools), download: fast });
+      expect(result.status === "failed" || result.status === "refused").toBe(true);
+      expect(result.reasons.join("\n")).toMatch(expected);
+      expect(await fingerprint(ws.outDir)).toEqual(published);
+    });
+  }
+
+  it("retries a passing failure and then succeeds", async () => {
+    const dir = await newTemp("download");
+    const bytes = await downloadFile(`${base}/flaky.csv`, path.join(dir, "postalcodes.csv"), { timeoutMs: 2000, attempts: 3, maxBytes: 1 << 20, retryDelayMs: 10 });
+    expect(bytes).toBeGreaterThan(100);
+    expect(hits.get("/flaky.csv")).toBe(3);
+    expect(await readdir(dir)).toEqual(["postalcodes.csv"]);
+  });
+});
+
+describe("the upstream config and the guard", () => {
+  it("the committed config is valid and names https URLs of the DBE and SAPO", async () => {
+    const config = await loadUpstreamConfig(path.join(ROOT, "nightly", "upstream.json"));
+    expect(config.schools.files.length).toBeGreaterThanOrEqual(9);
+    for (const file of [...config.schools.files, ...config.postal_codes.files]) expect(file.url).toMatch(/^https:\/\/www\.(education\.gov|postoffice\.co)\.za\//);
+    expect(config.guard.max_drop_share).toBe(0.1);
+    // The floors sit below the real national counts (about 8,900 NSC schools, 21,000 postal codes).
+    expect(config.guard.min_records["high-schools"]).toBeLessThan(8_900);
+    expect(config.guard.min_records["postal-codes"]).toBeLessThan(21_000);
+  });
+
+  it("rejects a config with each problem named by its path", async () => {
+    const dir = await newTemp("config");
+    const file = path.join(dir, "bad.json");
+    await writeFile(file, JSON.stringify({ schools: { files: [{ name: "../evil.xlsx", url: "ftp://x" }] }, postal_codes: { files: [] } }));
+    await expect(loadUpstreamConfig(file)).rejects.toThrow(/schools\.files\.0\.name: a plain file name[\s\S]*schools\.files\.0\.url: an absolute http\(s\) URL[\s\S]*postal_codes\.files: at least one file/);
+  });
+
+  it("refuses only losses over the share, and counts removed records even when the total holds", () => {
+    const diff = {
+      oldVersion: "a",
+      newVersion: "b",
+      resources: [
+        { resource: "postal-codes", oldTotal: 100, newTotal: 100, added: 20, removed: 20, changed: 0, detailed: true, examples: { added: [], removed: [], changed: [] } },
+        { resource: "high-schools", oldTotal: 100, newTotal: 90, added: 0, removed: 10, changed: 0, detailed: true, examples: { added: [], removed: [], changed: [] } },
+        { resource: "bursaries", oldTotal: null, newTotal: 3, added: 3, removed: 0, changed: 0, detailed: true, examples: { added: [], removed: [], changed: [] } },
+      ],
+    };
+    expect(guardLosses(diff, 0.1)).toEqual([expect.stringMatching(/^postal-codes would lose 20 of its 100 published records \(20\.0%/)]);
+    expect(guardLosses(diff, 0.05)).toHaveLength(2);
+    expect(formatReport({ status: "refused", started_at: "t", upstream: null, imported: null, reasons: guardLosses(diff, 0.1), notes: [], diff, deployed: false })).toContain(
+      "| bursaries | - | 3 | 3 | 0 | 0 |",
+    );
+  });
+});
