@@ -58,6 +58,7 @@ function qualificationRecord(q: Qualification): api.Qualification {
     qualification_type: q.qualification_type,
     faculty: q.faculty,
     intake_year: q.intake_year,
+    confidence: q.confidence,
     source_url: q.source_url,
     verified_on: q.verified_on,
   };

@@ -51,6 +51,9 @@ export const Qualification = z.object({
   qualification_type: z.string(),
   faculty: z.string().nullable(),
   intake_year: year,
+  /** How the facts were verified: high = the university's own page or document, medium = a copy or
+   * transcription of the university's own document, low = a third-party page. */
+  confidence: z.enum(["high", "medium", "low"]),
   ...provenance,
 });
 

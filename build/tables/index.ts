@@ -1,4 +1,5 @@
 // The source tables, one zod row schema each. sources/README.md documents the same columns for people.
+import { CONFIDENCE_LEVELS } from "../../domain/aps/scheme.ts";
 import { z } from "zod";
 import { defineTable, type TableDefinition } from "./define.ts";
 import * as cell from "./cells.ts";
@@ -105,6 +106,7 @@ export function sourceTables(today: string) {
       nqf_level: cell.integer(5, 8),
       min_aps: cell.integer(0, 1000),
       intake_year: cell.integer(2000, 2100),
+      confidence: cell.oneOf(CONFIDENCE_LEVELS),
       ...provenance,
     }),
     key: ["id"],
