@@ -106,6 +106,27 @@ function sortProblems(problems: Problem[]): Problem[] {
   return [...problems].sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line));
 }
 
+/** One line per university, so the gaps in the curated data are visible at every build. */
+export function formatCoverage(model: Model): string[] {
+  const lines = [
+    "  Coverage per university",
+    "  university   qualifications   with requirements   confidence h/m/l   latest cycle   fee   prospectus",
+  ];
+  for (const u of [...model.universities].sort((a, b) => (a.short_name < b.short_name ? -1 : 1))) {
+    const qualifications = u.qualifications.length;
+    const withRequirements = u.qualifications.filter((q) => q.requirements.length > 0).length;
+    const confidence = (["high", "medium", "low"] as const).map((c) => u.qualifications.filter((q) => q.confidence === c).length).join("/");
+    const latestCycle = u.cycles.reduce((year, c) => Math.max(year, c.intake_year), 0);
+    const latestProspectus = u.prospectuses.reduce((year, p) => Math.max(year, p.year), 0);
+    lines.push(
+      `  ${u.short_name.padEnd(10)} ${String(qualifications).padStart(16)} ${String(withRequirements).padStart(19)} ${confidence.padStart(18)}` +
+        ` ${(latestCycle === 0 ? "none" : String(latestCycle)).padStart(14)} ${(u.fees.length > 0 ? "yes" : "no").padStart(5)}` +
+        ` ${(latestProspectus === 0 ? "none" : String(latestProspectus)).padStart(12)}`,
+    );
+  }
+  return lines;
+}
+
 export function formatSummary(result: BuildResult): string {
   const lines: string[] = [];
   if (result.ok) {
@@ -115,6 +136,7 @@ export function formatSummary(result: BuildResult): string {
       const storage = resource.detail?.kind === "buckets" ? ` (details in ${resource.detail.count} buckets)` : "";
       lines.push(`  ${name.padEnd(width)}  ${String(resource.total).padStart(7)} records${storage}`);
     }
+    lines.push("", ...formatCoverage(result.model));
     lines.push("", `  files written: ${result.manifest.files}, ${(result.manifest.bytes / 1024 / 1024).toFixed(2)} MiB`);
     lines.push(`  data version:  ${result.manifest.data_version}`);
     lines.push(`  time:          ${result.seconds.toFixed(2)} s`);
