@@ -80,7 +80,7 @@ describe("worked example: learner A at every university", () => {
     ["durban-university-of-technology", 30, 30],
     // TUT: best six excluding LO: 30
     ["tshwane-university-of-technology", 30, 30],
-    // VUT: six subjects excluding LO, NSC levels: 30
+    // VUT: six subjects excluding LO on VUT's 8-point table, identical to the NSC levels below 90%: 30
     ["vaal-university-of-technology", 30, 30],
     // CUT: six subjects on 8 points from 30%: 30; LO adds at most 1: 31
     ["central-university-of-technology", 31, 31],
@@ -120,6 +120,11 @@ describe("band edges: a fraction stays in its band", () => {
   it("UP: Mathematics 59.99 earns level 4, 60 earns 5 (30 -> 31)", async () => {
     expect((await score("university-of-pretoria", LEARNER_A)).score).toBe(30);
     expect((await score("university-of-pretoria", { ...LEARNER_A, mathematics: 60 })).score).toBe(31);
+  });
+
+  it("VUT: 89.99 earns 7 and 90 earns 8 (VUT's table has an eighth band; 30 -> 31)", async () => {
+    expect((await score("vaal-university-of-technology", { ...LEARNER_A, geography: 89.99 })).score).toBe(30);
+    expect((await score("vaal-university-of-technology", { ...LEARNER_A, geography: 90 })).score).toBe(31);
   });
 
   it("UJ: 79.99 is level 6 and 80 is level 7", async () => {
