@@ -8,22 +8,13 @@ import { performance } from "node:perf_hooks";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { handleApsRequest } from "../domain/aps/request.ts";
 import type { ApsUniversityDocument } from "../domain/aps/scheme.ts";
+import { TOP_LEARNER_SUBJECTS } from "../build/aps.ts";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
-/** A plausible nine-subject learner; subjects the university's requirements name are included too. */
+/** A full nine-subject learner (the build's own set), plus the subjects the university's requirements name. */
 function learnerFor(document: ApsUniversityDocument) {
-  const base = [
-    "english-home-language",
-    "afrikaans-first-additional-language",
-    "mathematics",
-    "life-orientation",
-    "physical-sciences",
-    "life-sciences",
-    "geography",
-    "accounting",
-    "history",
-  ];
+  const base: readonly string[] = TOP_LEARNER_SUBJECTS;
   const required = document.qualifications.flatMap((q) => q.requirements.map((r) => r.subject_slug));
   const known = new Set(document.subjects.map((s) => s.slug));
   const slugs = [...new Set([...base, ...required])].filter((slug) => known.has(slug)).slice(0, 20);
