@@ -62,16 +62,17 @@ describe("worked example: learner A at every university", () => {
     ["university-of-the-western-cape", 41, 41],
     // NMU: HL 72 + FAL 65 + Maths 59.99 + best three others 81 + 60 + 48 = 385.99 -> 385
     ["nelson-mandela-university", 385, 385.99],
-    // UFH: best six NSC levels excluding LO: 30
-    ["university-of-fort-hare", 30, 30],
+    // UFH: seven subjects incl. LO: HL 6 + FAL 5 + Maths 4 + LO 7 + best three others Geo 7, PS 5, LS 3 = 37
+    ["university-of-fort-hare", 37, 37],
     // UL: six 20-credit subjects: 30
     ["university-of-limpopo", 30, 30],
     // UNIVEN: percentages /10, <40% = 0, best six: 7.2 + 6.5 + 5.999 + 6.0 + 4.8 + 8.1 = 38.599 -> 38
     ["university-of-venda", 38, 38.599],
     // UNIZULU: best six on the 8-point scale (no mark reaches 90): 6 + 5 + 4 + 5 + 3 + 7 = 30
     ["university-of-zululand", 30, 30],
-    // WSU: percentages /10, best six: 38.599 -> 38
-    ["walter-sisulu-university", 38, 38.599],
+    // WSU (2027 scheme): 8-point table, two languages English HL 6 + Afrikaans FAL 5, best four others
+    // Geo 7 + PS 5 + Maths 4 + LS 3 = 19; LO excluded: 30
+    ["walter-sisulu-university", 30, 30],
     // UNISA: best six NSC levels excluding LO: 30
     ["university-of-south-africa", 30, 30],
     // CPUT: best six percentages /10 (<30% = 0): 38.599 -> 38
@@ -155,6 +156,11 @@ describe("Life Orientation", () => {
   it("UFS: 1 point at 60% or more, else none", async () => {
     expect((await score("university-of-the-free-state", { ...LEARNER_A, "life-orientation": 59.99 })).score).toBe(30);
     expect((await score("university-of-the-free-state", { ...LEARNER_A, "life-orientation": 60 })).score).toBe(31);
+  });
+
+  it("UFH: counts in full, on the NSC levels (85 -> 7, 20 -> 1)", async () => {
+    expect((await score("university-of-fort-hare", LEARNER_A)).score).toBe(37);
+    expect((await score("university-of-fort-hare", { ...LEARNER_A, "life-orientation": 20 })).score).toBe(31);
   });
 
   it("CUT: at most 1 point", async () => {
