@@ -223,9 +223,16 @@ export function linkModel(
   const stale = bursaries.filter((b) => b.closing_date < today);
   if (stale.length > 0) {
     const oldest = stale.reduce((a, b) => (a.closing_date < b.closing_date ? a : b));
+    const newest = stale.reduce((a, b) => (a.closing_date > b.closing_date ? a : b));
+    // How stale: closed bursaries per year of their closing date, newest year first.
+    const perYear = new Map<string, number>();
+    for (const b of stale) perYear.set(b.closing_date.slice(0, 4), (perYear.get(b.closing_date.slice(0, 4)) ?? 0) + 1);
+    const years = [...perYear].sort(([a], [b]) => (a < b ? 1 : -1)).map(([year, n]) => `${year}: ${n}`).join(", ");
     warnings.push({
       resource: "bursaries",
-      message: `${stale.length} of ${bursaries.length} bursaries have closed (oldest: ${oldest.slug}, closed ${oldest.closing_date}); update their closing_date for the next cycle`,
+      message:
+        `${stale.length} of ${bursaries.length} bursaries have closed (by year of closing: ${years}; most recent ${newest.slug} ${newest.closing_date}, ` +
+        `oldest ${oldest.slug} ${oldest.closing_date}); update their closing_date for the next cycle`,
     });
   }
   const noRequirements = qualifications.filter((q) => q.requirements.length === 0);
