@@ -5,6 +5,7 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   test: {
     include: ["test/node/**/*.test.ts"],
+    globalSetup: ["test/support/global-setup.ts"],
     testTimeout: 60_000,
     hookTimeout: 120_000,
   },

@@ -3,7 +3,7 @@
 // (with aliases), never by position: the DBE and SAPO files move and rename columns between releases.
 import { readFile } from "node:fs/promises";
 import path from "node:path";
-import XLSX from "xlsx";
+import * as XLSX from "xlsx";
 import { parse } from "csv-parse/sync";
 
 export type SourceRow = {
