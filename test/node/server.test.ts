@@ -24,7 +24,7 @@ beforeAll(async () => {
   });
   const url = await worker.url;
   base = url.origin;
-  token = await signToken({ scopes: ["universities:read", "id_parser:use", "prospectuses:read"], env: "test", expiresInSeconds: 600, sub: "server-test" }, key);
+  token = await signToken({ scopes: ["universities:read", "id_parser:use", "prospectuses:read", "aps_calculator:use"], env: "test", expiresInSeconds: 600, sub: "server-test" }, key);
 });
 
 afterAll(async () => {
@@ -64,5 +64,29 @@ describe("the local server over HTTP", () => {
     });
     expect(response.status).toBe(200);
     expect(((await response.json()) as { data: { date_of_birth: string } }).data.date_of_birth).toBe("2000-02-29");
+  });
+
+  it("computes an APS posted as JSON", async () => {
+    const response = await fetch(`${base}/v1/data/aps-calculator`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+      body: JSON.stringify({
+        university_slug: "university-of-johannesburg",
+        marks: [
+          { subject_slug: "english-home-language", percentage: 75 },
+          { subject_slug: "mathematics", percentage: 68 },
+          { subject_slug: "physical-sciences", percentage: 62 },
+          { subject_slug: "life-sciences", percentage: 55 },
+          { subject_slug: "geography", percentage: 81 },
+          { subject_slug: "isizulu-first-additional-language", percentage: 70 },
+          { subject_slug: "life-orientation", percentage: 90 },
+        ],
+      }),
+    });
+    expect(response.status).toBe(200);
+    const { data } = (await response.json()) as { data: { aps_score: number; university_slug: string; qualifies_for: string[] } };
+    // UJ: NSC levels of six subjects without Life Orientation: 6 + 5 + 5 + 4 + 7 + 6 = 33
+    expect(data).toMatchObject({ aps_score: 33, university_slug: "university-of-johannesburg" });
+    expect(Array.isArray(data.qualifies_for)).toBe(true);
   });
 });
