@@ -41,7 +41,8 @@ export async function call(
   const headers: Record<string, string> = { ...init.headers };
   if (init.token !== null) headers.authorization = `Bearer ${init.token ?? (await token())}`;
   const worker = (exports as unknown as { default: Fetcher }).default;
-  return worker.fetch(`${BASE}${path}`, { method: init.method ?? "GET", headers, body: init.body });
+  // Redirects are the client's to follow: followed here, they would come back into this Worker.
+  return worker.fetch(`${BASE}${path}`, { method: init.method ?? "GET", headers, body: init.body, redirect: "manual" });
 }
 
 export async function json(response: Response): Promise<any> {
