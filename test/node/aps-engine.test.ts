@@ -4,24 +4,10 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { computeAps, bandOf } from "../../domain/aps/engine.ts";
 import type { ApsScheme, Mark } from "../../domain/aps/scheme.ts";
 import { loadApsSources, schemeOf } from "../fixtures/aps.ts";
+import { LEARNER_A } from "../fixtures/learners.ts";
 
 const marks = (entries: Record<string, number>): Mark[] =>
   Object.entries(entries).map(([subject_slug, percentage]) => ({ subject_slug, percentage }));
-
-/**
- * Learner A, used for every university. NSC levels: English HL 72 -> 6, Afrikaans FAL 65 -> 5,
- * Mathematics 59.99 -> 4 (a fraction never rounds up into the next band), Life Orientation 85 -> 7,
- * Physical Sciences 60 -> 5, Life Sciences 48 -> 3, Geography 81 -> 7.
- */
-const LEARNER_A = {
-  "english-home-language": 72,
-  "afrikaans-first-additional-language": 65,
-  mathematics: 59.99,
-  "life-orientation": 85,
-  "physical-sciences": 60,
-  "life-sciences": 48,
-  geography: 81,
-};
 
 const score = async (university: string, entries: Record<string, number>) =>
   computeAps(await schemeOf(university), marks(entries));

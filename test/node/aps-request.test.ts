@@ -1,5 +1,6 @@
 // handleApsRequest: every way a body can be wrong gets a 422 with the exact path, all problems at once;
 // a good body gets the SPEC.md fields plus the breakdown and the scheme.
+import { LEARNER_A_MARKS } from "../fixtures/learners.ts";
 import { beforeAll, describe, expect, it } from "vitest";
 import { ApsResultSchema, MAX_MARKS, handleApsRequest, type ApsResponse } from "../../domain/aps/request.ts";
 import type { ApsUniversityDocument } from "../../domain/aps/scheme.ts";
@@ -16,15 +17,7 @@ beforeAll(async () => {
 });
 
 const UP = "university-of-pretoria";
-const GOOD_MARKS = [
-  { subject_slug: "english-home-language", percentage: 72 },
-  { subject_slug: "afrikaans-first-additional-language", percentage: 65 },
-  { subject_slug: "mathematics", percentage: 59.99 },
-  { subject_slug: "life-orientation", percentage: 85 },
-  { subject_slug: "physical-sciences", percentage: 60 },
-  { subject_slug: "life-sciences", percentage: 48 },
-  { subject_slug: "geography", percentage: 81 },
-];
+const GOOD_MARKS = LEARNER_A_MARKS;
 
 async function detailsOf(body: unknown) {
   const response = await handleApsRequest(body, load);

@@ -5,20 +5,13 @@ import { describe, expect, it } from "vitest";
 import { ApsResultSchema } from "../../domain/aps/request.ts";
 import { ErrorBody } from "../../schema/api.ts";
 import { call, json, token } from "./support.ts";
+import { LEARNER_A_MARKS } from "../fixtures/learners.ts";
 
 const PATH = "/v1/data/aps-calculator";
 const post = async (body: unknown, scopes = ["aps_calculator:use"]) =>
   call(PATH, { token: await token({ scopes }), method: "POST", body: JSON.stringify(body), headers: { "content-type": "application/json" } });
 
-const LEARNER = [
-  { subject_slug: "english-home-language", percentage: 72 },
-  { subject_slug: "afrikaans-first-additional-language", percentage: 65 },
-  { subject_slug: "mathematics", percentage: 59.99 },
-  { subject_slug: "life-orientation", percentage: 85 },
-  { subject_slug: "physical-sciences", percentage: 60 },
-  { subject_slug: "life-sciences", percentage: 48 },
-  { subject_slug: "geography", percentage: 81 },
-];
+const LEARNER = LEARNER_A_MARKS;
 
 async function qualificationsOf(universitySlug: string): Promise<{ id: string; min_aps: number; university_slug: string }[]> {
   const all: { id: string; min_aps: number; university_slug: string }[] = [];
