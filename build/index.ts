@@ -15,6 +15,7 @@ import { stage, swapIn } from "./publish.ts";
 import { formatProblem, type Problem, type Warning } from "./problems.ts";
 import { paths, type Manifest } from "../lib/layout.ts";
 import { todayInJohannesburg } from "../lib/dates.ts";
+import { CONFIDENCE_LEVELS } from "../domain/aps/scheme.ts";
 
 export type BuildOptions = {
   /** Folder paths in reports are relative to. */
@@ -115,7 +116,7 @@ export function formatCoverage(model: Model): string[] {
   for (const u of [...model.universities].sort((a, b) => (a.short_name < b.short_name ? -1 : 1))) {
     const qualifications = u.qualifications.length;
     const withRequirements = u.qualifications.filter((q) => q.requirements.length > 0).length;
-    const confidence = (["high", "medium", "low"] as const).map((c) => u.qualifications.filter((q) => q.confidence === c).length).join("/");
+    const confidence = CONFIDENCE_LEVELS.map((c) => u.qualifications.filter((q) => q.confidence === c).length).join("/");
     const latestCycle = u.cycles.reduce((year, c) => Math.max(year, c.intake_year), 0);
     const latestProspectus = u.prospectuses.reduce((year, p) => Math.max(year, p.year), 0);
     lines.push(

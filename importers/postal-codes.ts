@@ -97,7 +97,8 @@ export function findPostalColumns(headers: readonly string[]) {
 }
 
 export type PostalCodesReport = {
-  files: { file: string; sheet: string | null; rowsRead: number; missingColumns: string[] }[];
+  /** `usable` false: the file lacks suburb, area or both code columns, so none of its rows were read. */
+  files: { file: string; sheet: string | null; rowsRead: number; missingColumns: string[]; usable: boolean }[];
   rowsRead: number;
   kept: number;
   duplicatesMerged: number;
@@ -123,10 +124,11 @@ export function importPostalCodeTables(tables: readonly SourceTable[]): { rows: 
   for (const table of tables) {
     const columns = findPostalColumns(table.headers);
     const missingColumns = (["suburb", "area", "box", "street"] as const).filter((key) => columns[key] === undefined);
-    report.files.push({ file: path.basename(table.file), sheet: table.sheet, rowsRead: table.rows.length, missingColumns });
-    report.rowsRead += table.rows.length;
     // One of the two code columns may be absent from a file; suburb and area may not.
-    if (missingColumns.includes("suburb") || missingColumns.includes("area") || missingColumns.length > 2) {
+    const usable = !missingColumns.includes("suburb") && !missingColumns.includes("area") && missingColumns.length <= 2;
+    report.files.push({ file: path.basename(table.file), sheet: table.sheet, rowsRead: table.rows.length, missingColumns, usable });
+    report.rowsRead += table.rows.length;
+    if (!usable) {
       drop(`file lacks columns (${missingColumns.join(", ")})`, table.rows.length);
       continue;
     }

@@ -148,7 +148,8 @@ export function normaliseEmis(raw: string): string | null {
   return match?.[1] ?? null;
 }
 
-export type SchoolsFileReport = { file: string; sheet: string | null; rowsRead: number; kept: number; missingColumns: string[] };
+/** `usable` false: the file lacks a required column, so none of its rows were read. */
+export type SchoolsFileReport = { file: string; sheet: string | null; rowsRead: number; kept: number; missingColumns: string[]; usable: boolean };
 
 export type SchoolsReport = {
   files: SchoolsFileReport[];
@@ -228,10 +229,12 @@ export function importSchoolTables(tables: readonly SourceTable[]): { rows: High
       rowsRead: table.rows.length,
       kept: 0,
       missingColumns: missing.filter((column) => REQUIRED_COLUMNS.includes(column)),
+      usable: true,
     };
     report.files.push(fileReport);
     report.rowsRead += table.rows.length;
     if (fileReport.missingColumns.length > 0) {
+      fileReport.usable = false;
       drop(`file lacks columns (${fileReport.missingColumns.join(", ")})`, table.rows.length);
       continue;
     }

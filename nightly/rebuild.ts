@@ -3,21 +3,22 @@
 // Everything before the swap happens in temporary folders: when any step fails or the guard refuses,
 // dist/ and sources/imported/ are left exactly as they were.
 import { spawn } from "node:child_process";
-import { copyFile, mkdir, mkdtemp, readdir, rename, rm } from "node:fs/promises";
+import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { defaultBuildOptions, runBuild } from "../build/index.ts";
 import { recoverInterruptedPublish, swapIn } from "../build/publish.ts";
 import { formatProblem } from "../build/problems.ts";
 import { todayInJohannesburg } from "../lib/dates.ts";
-import { runImport } from "../scripts/import.ts";
 import { UnreadableFileError } from "../importers/read-table.ts";
+import { writeFileAtomically } from "../importers/output.ts";
+import { WRANGLER_OFFLINE_ENV } from "../scripts/wrangler-env.ts";
 import { loadUpstreamConfig } from "./config.ts";
 import { diffBuilds, type BuildDiff } from "./diff.ts";
 import type { DownloadOptions } from "./download.ts";
 import { guardFloors, guardLosses, losses } from "./guard.ts";
 import { writeReport, type RebuildReport } from "./report.ts";
-import { gatherUpstream } from "./upstream.ts";
+import { gatherUpstream, importUpstream } from "./upstream.ts";
 
 export type RebuildOptions = {
   root: string;
@@ -54,7 +55,8 @@ function runCommand(command: string[], cwd: string, log: (line: string) => void)
     const child = spawn(program as string, args, {
       cwd,
       stdio: ["ignore", "pipe", "pipe"],
-      env: { ...process.env, WRANGLER_SEND_METRICS: "false", WRANGLER_SEND_ERROR_REPORTS: "false", WRANGLER_HIDE_BANNER: "true" },
+      // Telemetry and phone-home off; a deploy still reaches Cloudflare's API.
+      env: { ...process.env, ...WRANGLER_OFFLINE_ENV },
     });
     const forward = (chunk: Buffer) => chunk.toString().split("\n").filter(Boolean).forEach((line) => log(`deploy    ${line}`));
     child.stdout.on("data", forward);
@@ -69,12 +71,7 @@ function runCommand(command: string[], cwd: string, log: (line: string) => void)
 
 /** Copies the freshly imported tables over the ones the build reads (each file replaced atomically). */
 async function refreshImported(from: string, to: string): Promise<void> {
-  await mkdir(to, { recursive: true });
-  for (const name of await readdir(from)) {
-    const staged = path.join(to, `.${name}.rebuild`);
-    await copyFile(path.join(from, name), staged);
-    await rename(staged, path.join(to, name));
-  }
+  for (const name of await readdir(from)) await writeFileAtomically(path.join(to, name), await readFile(path.join(from, name), "utf8"));
 }
 
 export async function runRebuild(options: RebuildOptions): Promise<RebuildResult> {
@@ -111,16 +108,16 @@ export async function runRebuild(options: RebuildOptions): Promise<RebuildResult
     // 2. import
     const imported = path.join(workDir, "imported");
     const verifiedOn = todayInJohannesburg(new Date());
-    let schools, postal;
+    let imports;
     try {
-      schools = await runImport({ dataset: "schools", inputs: upstream.schools, outDir: imported, verifiedOn });
-      postal = await runImport({ dataset: "postal-codes", inputs: [upstream.postalCodes], outDir: imported, verifiedOn });
+      imports = await importUpstream(upstream, imported, verifiedOn);
     } catch (error) {
       if (!(error instanceof UnreadableFileError)) throw error;
       report.status = "refused";
       report.reasons.push(`unusable upstream file: ${error.message}`);
       return await finish();
     }
+    const { schools, postalCodes: postal } = imports;
     log(`import    ${schools.rows} schools, ${postal.rows} postal codes`);
     report.imported = { schools: schools.rows, postal_codes: postal.rows };
     for (const problem of [...schools.unusableFiles, ...postal.unusableFiles]) report.reasons.push(`unusable upstream file: ${problem}`);

@@ -4,7 +4,7 @@
 import { existsSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
 import path from "node:path";
-import { expandInputs } from "../scripts/import.ts";
+import { expandInputs, runImport, type ImportResult } from "../scripts/import.ts";
 import type { UpstreamConfig, UpstreamFile } from "./config.ts";
 import { downloadFile, type DownloadOptions } from "./download.ts";
 
@@ -29,14 +29,29 @@ async function filesIn(folder: string, what: string): Promise<string[]> {
   return files;
 }
 
+/** The files of a local upstream folder laid out like ../shared/data: schools/ and one file in postal-codes/. */
+export async function localUpstream(folder: string): Promise<UpstreamFiles> {
+  const dir = path.resolve(folder);
+  const schools = await filesIn(path.join(dir, "schools"), "schools/");
+  const postal = await filesIn(path.join(dir, "postal-codes"), "postal-codes/");
+  if (postal.length !== 1) throw new Error(`expected exactly one postal code file in ${path.join(dir, "postal-codes")}, found ${postal.length}`);
+  return { schools, postalCodes: postal[0] as string, origin: dir };
+}
+
+export type UpstreamImport = { schools: ImportResult; postalCodes: ImportResult };
+
+/** Step 2: both datasets imported with the real importers into outDir (high-schools.csv, postal-codes.csv). */
+export async function importUpstream(files: UpstreamFiles, outDir: string, verifiedOn: string): Promise<UpstreamImport> {
+  const schools = await runImport({ dataset: "schools", inputs: files.schools, outDir, verifiedOn });
+  const postalCodes = await runImport({ dataset: "postal-codes", inputs: [files.postalCodes], outDir, verifiedOn });
+  return { schools, postalCodes };
+}
+
 export async function gatherUpstream(options: GatherOptions): Promise<UpstreamFiles> {
   if (options.upstreamDir) {
-    const dir = path.resolve(options.upstreamDir);
-    const schools = await filesIn(path.join(dir, "schools"), "schools/");
-    const postal = await filesIn(path.join(dir, "postal-codes"), "postal-codes/");
-    if (postal.length !== 1) throw new Error(`expected exactly one postal code file in ${path.join(dir, "postal-codes")}, found ${postal.length}`);
-    options.log(`upstream  ${dir} (EDU_UPSTREAM_DIR): ${schools.length} schools file(s), 1 postal code file`);
-    return { schools, postalCodes: postal[0] as string, origin: dir };
+    const files = await localUpstream(options.upstreamDir);
+    options.log(`upstream  ${files.origin} (EDU_UPSTREAM_DIR): ${files.schools.length} schools file(s), 1 postal code file`);
+    return files;
   }
 
   const { download } = options.config;

@@ -1,6 +1,7 @@
 // The API's response records, one zod schema each: SPEC.md section 2 plus the additive fields README.md
 // documents. The build checks every emitted record against these, the tests check the served JSON
 // against them, and their TypeScript types are what the build's record mappers return.
+import { CONFIDENCE_LEVELS } from "../domain/aps/scheme.ts";
 import { z } from "zod";
 
 const date = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
@@ -53,7 +54,7 @@ export const Qualification = z.object({
   intake_year: year,
   /** How the facts were verified: high = the university's own page or document, medium = a copy or
    * transcription of the university's own document, low = a third-party page. */
-  confidence: z.enum(["high", "medium", "low"]),
+  confidence: z.enum(CONFIDENCE_LEVELS),
   ...provenance,
 });
 

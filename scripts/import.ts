@@ -97,9 +97,9 @@ export type ImportResult = {
   unusableFiles: string[];
 };
 
-function unusable(files: readonly { file: string; sheet: string | null; missingColumns: string[] }[], isUnusable: (missing: string[]) => boolean) {
+function unusable(files: readonly { file: string; sheet: string | null; missingColumns: string[]; usable: boolean }[]) {
   return files
-    .filter((f) => isUnusable(f.missingColumns))
+    .filter((f) => !f.usable)
     .map((f) => `${f.sheet === null ? f.file : `${f.file} [${f.sheet}]`} has no column for ${f.missingColumns.join(", ")}`);
 }
 
@@ -120,7 +120,7 @@ export async function runImport(options: ImportOptions): Promise<ImportResult> {
       rows: rows.length,
       seconds,
       reportText: formatSchoolsReport(report, outputFile, seconds),
-      unusableFiles: unusable(report.files, (missing) => missing.length > 0),
+      unusableFiles: unusable(report.files),
     };
   }
   const { rows, report } = await importPostalCodeFiles(files);
@@ -135,8 +135,7 @@ export async function runImport(options: ImportOptions): Promise<ImportResult> {
     rows: rows.length,
     seconds,
     reportText: formatPostalReport(report, outputFile, seconds),
-    // The same rule as the importer's: one of the two code columns may be absent, suburb and area may not.
-    unusableFiles: unusable(report.files, (m) => m.includes("suburb") || m.includes("area") || m.length > 2),
+    unusableFiles: unusable(report.files),
   };
 }
 

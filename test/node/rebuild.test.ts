@@ -126,6 +126,19 @@ describe("npm run rebuild from a local upstream folder", () => {
     expect(json.diff.resources).toHaveLength(8);
   });
 
+  it("refuses an upstream file whose columns were renamed, naming the file and the columns", async () => {
+    const ws = await workspace();
+    await runRebuild({ ...ws, upstreamDir: FIXTURE_UPSTREAM });
+    const published = await fingerprint(ws.outDir);
+    const renamed = await upstreamCopy();
+    const file = path.join(renamed, "postal-codes", "postalcodes.csv");
+    await writeFile(file, (await readFile(file, "utf8")).replace("id;Suburb;BoxCode;StreetCode;Area", "id;Name;Code1;Code2;Region"));
+    const result = await runRebuild({ ...ws, upstreamDir: renamed });
+    expect(result.status).toBe("refused");
+    expect(result.reasons).toContain("unusable upstream file: postalcodes.csv has no column for suburb, area, box, street");
+    expect(await fingerprint(ws.outDir)).toEqual(published);
+  });
+
   it("refuses a resource below its configured floor even when nothing was published before", async () => {
     const ws = await workspace({ min_records: { "high-schools": 6, "postal-codes": 6 } });
     const result = await runRebuild({ ...ws, upstreamDir: FIXTURE_UPSTREAM });

@@ -9,7 +9,7 @@ import { rm } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { defaultBuildOptions, formatSummary, runBuild } from "../../build/index.ts";
-import { expandInputs, runImport } from "../../scripts/import.ts";
+import { importUpstream, localUpstream } from "../../nightly/upstream.ts";
 import { todayInJohannesburg } from "../../lib/dates.ts";
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
@@ -24,7 +24,7 @@ export function upstreamFolder(env: NodeJS.ProcessEnv = process.env): { dir: str
 }
 
 /** Imports schools/ and postal-codes/ of the upstream folder into .test-data/imported. */
-async function importUpstream(log: (line: string) => void): Promise<void> {
+async function importNational(log: (line: string) => void): Promise<void> {
   const { dir, real } = upstreamFolder();
   log(
     real
@@ -32,27 +32,16 @@ async function importUpstream(log: (line: string) => void): Promise<void> {
       : `national datasets: EDU_UPSTREAM_DIR is not set, so the test data set uses the hand-written fixtures in ${path.relative(ROOT, dir)}`,
   );
   await rm(TEST_IMPORTED, { recursive: true, force: true });
-  const verifiedOn = todayInJohannesburg(new Date());
-  for (const [dataset, folder] of [["schools", "schools"], ["postal-codes", "postal-codes"]] as const) {
-    const input = path.join(dir, folder);
-    if (!existsSync(input)) throw new Error(`the upstream folder ${dir} has no ${folder}/ folder`);
-    const inputs = dataset === "postal-codes" ? [await onlyFile(input)] : [input];
-    const result = await runImport({ dataset, inputs, outDir: TEST_IMPORTED, verifiedOn });
-    log(`  ${dataset}: ${result.rows} rows in ${result.seconds.toFixed(1)} s`);
-  }
-}
-
-async function onlyFile(folder: string): Promise<string> {
-  const files = await expandInputs([folder]);
-  if (files.length !== 1) throw new Error(`expected exactly one postal code file in ${folder}, found ${files.length}`);
-  return files[0] as string;
+  const { schools, postalCodes } = await importUpstream(await localUpstream(dir), TEST_IMPORTED, todayInJohannesburg(new Date()));
+  log(`  schools: ${schools.rows} rows in ${schools.seconds.toFixed(1)} s`);
+  log(`  postal codes: ${postalCodes.rows} rows in ${postalCodes.seconds.toFixed(1)} s`);
 }
 
 /** Builds .test-dist/ unless it exists already (force: always). */
 export async function prepareTestDataset(options: { force?: boolean; log?: (line: string) => void } = {}): Promise<void> {
   if (!options.force && existsSync(path.join(TEST_DIST, "manifest.json"))) return;
   const log = options.log ?? (() => {});
-  await importUpstream(log);
+  await importNational(log);
   const result = await runBuild(defaultBuildOptions(ROOT, { outDir: TEST_DIST, importedDir: TEST_IMPORTED }));
   log(formatSummary(result));
   if (!result.ok) throw new Error(`the test data set did not build:${formatSummary(result)}`);
