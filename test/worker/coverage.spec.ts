@@ -26,15 +26,14 @@ describe("coverage through the API", { timeout: 60_000 }, () => {
     }
   });
 
-  it("260+ qualifications, 10+ per university (WSU: 7, see sources/README.md), nearly all with subject requirements", async () => {
+  it("260+ qualifications, 10+ per university, nearly all with subject requirements", async () => {
     const qualifications = await everyPage("/v1/data/qualifications", "qualifications:read");
     expect(qualifications.length).toBeGreaterThanOrEqual(260);
     const perUniversity = new Map<string, number>();
     for (const q of qualifications) perUniversity.set(q.university_slug, (perUniversity.get(q.university_slug) ?? 0) + 1);
     expect(perUniversity.size).toBe(26);
     const under10 = [...perUniversity].filter(([, n]) => n < 10).map(([slug]) => slug);
-    // WSU's rows on its old scale were removed when its 2027 scheme was adopted; the rest meet the floor.
-    expect(under10).toEqual(["walter-sisulu-university"]);
+    expect(under10).toEqual([]);
     const scoped = await token({ scopes: ["qualifications:requirements"] });
     let withRequirements = 0;
     for (const q of qualifications) {
