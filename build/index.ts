@@ -55,7 +55,7 @@ export function defaultBuildOptions(root: string, overrides: Partial<BuildOption
 
 function internalDocuments(model: Model): EmittedFile[] {
   const documents: Record<string, string> = {};
-  for (const p of model.prospectuses) documents[prospectusDocumentPath(p.university_slug, p.year)] = p.source_url;
+  for (const p of model.prospectuses) documents[prospectusDocumentPath(p)] = p.source_url;
   return [{ path: paths.prospectusDocuments(), content: JSON.stringify(documents) }];
 }
 

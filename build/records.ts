@@ -2,7 +2,7 @@
 // detail document holds, and each record's schema, which the emit stage checks every record against.
 import type { z } from "zod";
 import * as api from "../schema/api.ts";
-import type { Model, Qualification, Requirement } from "./link.ts";
+import type { Model, Prospectus, Qualification, Requirement } from "./link.ts";
 
 export type DetailRecord = { key: string; record: unknown };
 
@@ -64,8 +64,8 @@ function qualificationRecord(q: Qualification): api.Qualification {
   };
 }
 
-export function prospectusDocumentPath(universitySlug: string, year: number): string {
-  return `/prospectuses/${universitySlug}-${year}.pdf`;
+export function prospectusDocumentPath(p: Pick<Prospectus, "university_slug" | "year" | "part">): string {
+  return `/prospectuses/${p.university_slug}-${p.year}${p.part ? `-${p.part}` : ""}.pdf`;
 }
 
 export function resourceRecords(model: Model): ResourceRecords[] {
@@ -237,7 +237,8 @@ export function resourceRecords(model: Model): ResourceRecords[] {
             id: p.id,
             university_slug: p.university_slug,
             year: p.year,
-            document_path: prospectusDocumentPath(p.university_slug, p.year),
+            title: p.title,
+            document_path: prospectusDocumentPath(p),
             source_url: p.source_url,
             verified_on: p.verified_on,
           }),

@@ -76,7 +76,7 @@ const ROUTES: Definition[] = [
     target: () => ({ kind: "whole", resource: "provinces" }),
   },
   {
-    pattern: new RegExp(`^/assets(/prospectuses/${SLUG}-\\d{4}\\.pdf)$`),
+    pattern: new RegExp(`^/assets(/prospectuses/${SLUG}-\\d{4}(?:-${SLUG})?\\.pdf)$`),
     methods: READ,
     access: "public",
     target: (m) => ({ kind: "prospectus-document", path: m[1] ?? "" }),

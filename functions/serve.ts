@@ -53,7 +53,7 @@ function resourceOf(manifest: Manifest, name: string): ResourceManifest {
 function finishRecord(resource: string, record: unknown, assetBase: string): unknown {
   if (resource !== "prospectuses") return record;
   const { document_path, ...rest } = record as { document_path: string } & Record<string, unknown>;
-  return { id: rest.id, university_slug: rest.university_slug, year: rest.year, url: `${assetBase}${document_path}`, source_url: rest.source_url, verified_on: rest.verified_on };
+  return { id: rest.id, university_slug: rest.university_slug, year: rest.year, title: rest.title, url: `${assetBase}${document_path}`, source_url: rest.source_url, verified_on: rest.verified_on };
 }
 
 export async function serveGet(target: Target, url: URL, env: Env, manifest: Manifest): Promise<Served> {

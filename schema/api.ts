@@ -127,7 +127,8 @@ export const StoredProspectus = z.object({
   id: opaqueId,
   university_slug: z.string(),
   year,
-  document_path: z.string().regex(/^\/prospectuses\/[a-z0-9-]+-\d{4}\.pdf$/),
+  title: z.string().nullable(),
+  document_path: z.string().regex(/^\/prospectuses\/[a-z0-9-]+-\d{4}(-[a-z0-9-]+)?\.pdf$/),
   source_url: z.url(),
   verified_on: date,
 });
@@ -136,6 +137,8 @@ export const Prospectus = z.object({
   id: opaqueId,
   university_slug: z.string(),
   year,
+  /** null for a university-wide prospectus; the part's name where a university publishes one per faculty. */
+  title: z.string().nullable(),
   url: z.url(),
   source_url: z.url(),
   verified_on: date,

@@ -211,12 +211,20 @@ export function sourceTables(today: string) {
   const prospectuses = defineTable({
     name: "prospectuses",
     patterns: ["prospectuses.csv"],
-    row: z.object({
-      university_slug: cell.slug(),
-      year: cell.integer(2000, 2100),
-      ...provenance,
-    }),
-    key: ["university_slug", "year"],
+    row: z
+      .object({
+        university_slug: cell.slug(),
+        year: cell.integer(2000, 2100),
+        // A university that publishes its prospectus in parts (one per faculty) has a row per part.
+        part: cell.optionalSlug(),
+        title: cell.optionalText(),
+        ...provenance,
+      })
+      .refine((r) => (r.part === null) === (r.title === null), {
+        path: ["title"],
+        error: "a title exactly when part is set (e.g. part engineering, title Faculty of Engineering prospectus)",
+      }),
+    key: ["university_slug", "year", "part"],
     references: [{ column: "university_slug", table: "universities", targetColumn: "slug" }],
   });
 

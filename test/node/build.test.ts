@@ -131,14 +131,56 @@ describe("a broken build", () => {
     const sources = await copyOfSources();
     cleanup.push(sources);
     const file = path.join(sources, "prospectuses.csv");
-    await writeFile(file, "\uFEFFuniversity_slug,year,source_url,verified_on\r\n\"university-of-pretoria\",2027,\"https://www.up.ac.za/a,b.pdf\",2026-11-01\r\n");
+    await writeFile(file, "\uFEFFuniversity_slug,year,part,title,source_url,verified_on\r\n\"university-of-pretoria\",2027,,,\"https://www.up.ac.za/a,b.pdf\",2026-11-01\r\n");
     const good = await runBuild(await options({ sourcesDir: sources }));
     expect(good.ok).toBe(true);
     if (good.ok) expect(good.model.prospectuses.map((p) => p.source_url)).toEqual(["https://www.up.ac.za/a,b.pdf"]);
-    await writeFile(file, 'university_slug,year,source_url,verified_on\n"university-of-pretoria,2027,https://www.up.ac.za/,2026-11-01\n');
+    await writeFile(file, 'university_slug,year,part,title,source_url,verified_on\n"university-of-pretoria,2027,,,https://www.up.ac.za/,2026-11-01\n');
     const bad = await runBuild(await options({ sourcesDir: sources }));
     expect(bad.ok).toBe(false);
     if (!bad.ok) expect(bad.problems[0]?.expected).toMatch(/well-formed CSV/);
+  });
+
+  it("gives a prospectus published in parts one document path per part, and a part needs a title", async () => {
+    const sources = await copyOfSources();
+    cleanup.push(sources);
+    const file = path.join(sources, "prospectuses.csv");
+    const header = "university_slug,year,part,title,source_url,verified_on";
+    await writeFile(
+      file,
+      [
+        header,
+        "university-of-pretoria,2027,,,https://www.up.ac.za/whole.pdf,2026-11-01",
+        "university-of-limpopo,2027,science,Faculty of Science prospectus,https://www.ul.ac.za/science.pdf,2026-11-01",
+        "university-of-limpopo,2027,humanities,Faculty of Humanities prospectus,https://www.ul.ac.za/humanities.pdf,2026-11-01",
+      ].join("\n"),
+    );
+    const opts = await options({ sourcesDir: sources });
+    const good = await runBuild(opts);
+    expect(good.ok).toBe(true);
+    if (!good.ok) return;
+    const documents = await readJson(path.join(opts.outDir, paths.prospectusDocuments()));
+    expect(documents).toEqual({
+      "/prospectuses/university-of-limpopo-2027-humanities.pdf": "https://www.ul.ac.za/humanities.pdf",
+      "/prospectuses/university-of-limpopo-2027-science.pdf": "https://www.ul.ac.za/science.pdf",
+      "/prospectuses/university-of-pretoria-2027.pdf": "https://www.up.ac.za/whole.pdf",
+    });
+    expect(new Set(good.model.prospectuses.map((p) => p.id)).size).toBe(3);
+
+    await writeFile(
+      file,
+      [
+        header,
+        "university-of-limpopo,2027,science,,https://www.ul.ac.za/science.pdf,2026-11-01",
+        "university-of-limpopo,2027,,Faculty of Humanities prospectus,https://www.ul.ac.za/humanities.pdf,2026-11-01",
+        "university-of-limpopo,2026,science,Faculty of Science prospectus,https://www.ul.ac.za/a.pdf,2026-11-01",
+        "university-of-limpopo,2026,science,Faculty of Science prospectus,https://www.ul.ac.za/b.pdf,2026-11-01",
+      ].join("\n"),
+    );
+    const bad = await runBuild(await options({ sourcesDir: sources }));
+    expect(bad.ok).toBe(false);
+    if (bad.ok) return;
+    expect(bad.problems.map((p) => `${p.line}:${p.column}`)).toEqual(expect.arrayContaining(["2:title", "3:title", "5:university_slug, year, part"]));
   });
 
   it("fails with a clear message when the output would pass the file limit", async () => {

@@ -5,15 +5,18 @@ import { describe, expect, it } from "vitest";
 import { ErrorBody } from "../../schema/api.ts";
 import { call, json, token } from "./support.ts";
 
-describe("GET /assets/prospectuses/<slug>-<year>.pdf", () => {
+describe("GET /assets/prospectuses/<slug>-<year>[-<part>].pdf", () => {
   it("redirects every listed prospectus to the university's own document, without a token", async () => {
     const scoped = await token({ scopes: ["prospectuses:read"] });
     const { data, meta } = await json(await call("/v1/data/prospectuses?per_page=100", { token: scoped }));
     expect(meta.total).toBeGreaterThanOrEqual(20);
     expect(new Set(data.map((p: { university_slug: string }) => p.university_slug)).size).toBeGreaterThanOrEqual(20);
+    expect(new Set(data.map((p: { url: string }) => p.url)).size).toBe(data.length);
     for (const prospectus of data) {
       const url = new URL(prospectus.url);
-      expect(url.pathname).toBe(`/assets/prospectuses/${prospectus.university_slug}-${prospectus.year}.pdf`);
+      // A prospectus published in parts (one per faculty) has a title and a path per part.
+      const part = prospectus.title === null ? "" : "-[a-z0-9-]+";
+      expect(url.pathname).toMatch(new RegExp(`^/assets/prospectuses/${prospectus.university_slug}-${prospectus.year}${part}\\.pdf$`));
       const response = await call(url.pathname, { token: null });
       expect(response.status, url.pathname).toBe(302);
       expect(response.headers.get("location")).toBe(prospectus.source_url);
