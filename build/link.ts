@@ -153,7 +153,8 @@ export function linkModel(
   qualifications.sort((a, b) => byText(a.university_slug, b.university_slug) || byText(a.name, b.name) || byText(a.id, b.id));
 
   const prospectuses: Prospectus[] = rowsOf(tables.prospectuses)
-    .map(({ row }) => ({ ...row, id: opaqueId("pro", [row.university_slug, row.year, ...(row.part ? [row.part] : [])].join("/")) }))
+    // A whole prospectus keeps the id it had before parts existed: "<slug>/<year>"; a part adds "/<part>".
+    .map(({ row }) => ({ ...row, id: opaqueId("pro", `${row.university_slug}/${row.year}${row.part ? `/${row.part}` : ""}`) }))
     .sort((a, b) => byText(a.university_slug, b.university_slug) || b.year - a.year || byText(a.part ?? "", b.part ?? ""));
 
   const cyclesBy = groupBy(rowsOf(tables.applicationCycles), (r) => r.row.university_slug);
