@@ -52,8 +52,9 @@ function resourceOf(manifest: Manifest, name: string): ResourceManifest {
 /** Prospectus records carry a document path; the URL depends on the deployment's asset base. */
 function finishRecord(resource: string, record: unknown, assetBase: string): unknown {
   if (resource !== "prospectuses") return record;
-  const { document_path, ...rest } = record as { document_path: string } & Record<string, unknown>;
-  return { id: rest.id, university_slug: rest.university_slug, year: rest.year, title: rest.title, url: `${assetBase}${document_path}`, source_url: rest.source_url, verified_on: rest.verified_on };
+  // Everything the build stored passes through; only the document path becomes a URL (placed before provenance).
+  const { document_path, source_url, verified_on, ...fields } = record as { document_path: string } & Record<string, unknown>;
+  return { ...fields, url: `${assetBase}${document_path}`, source_url, verified_on };
 }
 
 export async function serveGet(target: Target, url: URL, env: Env, manifest: Manifest): Promise<Served> {
