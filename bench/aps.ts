@@ -1,4 +1,4 @@
-// Time per APS calculation: handleApsRequest (validation, scoring, qualification matching) for the
+// Time per APS calculation: answerApsRequest (validation, scoring, qualification matching) for the
 // university with the most qualifications in dist/_internal/aps, its document served from memory, so the
 // figure is the Worker's compute cost without the asset read.
 // Run alone with `npx tsx bench/aps.ts [distDir]` (after `npm run build`), or call benchAps(distDir).
@@ -6,7 +6,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { handleApsRequest } from "../domain/aps/request.ts";
+import { answerApsRequest } from "../domain/aps/request.ts";
 import type { ApsUniversityDocument } from "../domain/aps/scheme.ts";
 import { TOP_LEARNER_SUBJECTS } from "../build/aps.ts";
 
@@ -43,13 +43,13 @@ export async function benchAps(distDir: string): Promise<void> {
   const body = { university_slug: largest.university.slug, marks: learnerFor(largest) };
   const load = async (slug: string) => (slug === largest.university.slug ? largest : null);
 
-  const first = await handleApsRequest(body, load);
+  const first = await answerApsRequest(body, load);
   if (first.status !== 200) throw new Error(`bench request rejected: ${JSON.stringify(first)}`);
 
-  for (let i = 0; i < 2_000; i++) await handleApsRequest(body, load);
+  for (let i = 0; i < 2_000; i++) await answerApsRequest(body, load);
   const runs = 20_000;
   const started = performance.now();
-  for (let i = 0; i < runs; i++) await handleApsRequest(body, load);
+  for (let i = 0; i < runs; i++) await answerApsRequest(body, load);
   const microseconds = ((performance.now() - started) * 1000) / runs;
 
   console.log(

@@ -5,6 +5,7 @@ import path from "node:path";
 import { benchAps } from "./aps.ts";
 import { benchBuild } from "./build.ts";
 import { benchIdParse } from "./id-parse.ts";
+import { benchLoad } from "./load.ts";
 import { benchNational } from "./national.ts";
 import { benchWorker } from "./worker.ts";
 import { defaultBuildOptions, runBuild } from "../build/index.ts";
@@ -27,7 +28,12 @@ const parts: [string, () => Promise<unknown>][] = [
     }
   }],
   ["id-parse", () => benchIdParse()],
+  // 60 s of 32-connection load: only when named (npm run bench -- load), so a full run stays short.
+  ["load", async () => {
+    if (!(await benchLoad())) process.exitCode = 1;
+  }],
 ];
+const ONLY_WHEN_NAMED = new Set(["load"]);
 
 const only = process.argv.slice(2);
 const unknown = only.filter((name) => !parts.some(([part]) => part === name));
@@ -36,7 +42,7 @@ if (unknown.length > 0) {
   process.exit(2);
 }
 for (const [name, run] of parts) {
-  if (only.length > 0 && !only.includes(name)) continue;
+  if (only.length > 0 ? !only.includes(name) : ONLY_WHEN_NAMED.has(name)) continue;
   console.log(`\n##### ${name}`);
   await run();
 }

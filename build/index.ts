@@ -15,7 +15,7 @@ import { stage, swapIn } from "./publish.ts";
 import { formatProblem, type Problem, type Warning } from "./problems.ts";
 import { paths, type Manifest } from "../lib/layout.ts";
 import { todayInJohannesburg } from "../lib/dates.ts";
-import { CONFIDENCE_LEVELS } from "../domain/aps/scheme.ts";
+import { CONFIDENCE_LEVELS } from "../schema/vocabulary.ts";
 
 export type BuildOptions = {
   /** Folder paths in reports are relative to. */

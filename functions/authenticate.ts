@@ -5,18 +5,18 @@
 // token for many requests, so each distinct token's verified claims are remembered until it expires
 // (the revocation list is still checked on every request).
 import { createLocalJWKSet, errors as joseErrors, jwtVerify, type JWTPayload } from "jose";
-import { parseScopeClaim } from "../domain/scopes.ts";
+import { grants, parseScopeClaim, type RequiredScope } from "../domain/scopes.ts";
 import { listSetting, type Env } from "./env.ts";
-import { errorResponse } from "./respond.ts";
+import { ApiError } from "./errors.ts";
 
 export type Principal = { sub: string; jti: string; scopes: Set<string>; expiresAt: number };
-
-export type Authentication = { ok: true; principal: Principal } | { ok: false; response: Response };
 
 const REALM = 'Bearer realm="sa-edu-data-api"';
 const CACHE_LIMIT = 1_000;
 /** Allowed difference between our clock and the token issuer's. */
-const CLOCK_TOLERANCE_SECONDS = 30;
+export const CLOCK_TOLERANCE_SECONDS = 30;
+/** The longest a token may be valid (exp - iat) unless TOKEN_MAX_LIFETIME_DAYS says otherwise. */
+export const DEFAULT_MAX_LIFETIME_DAYS = 400;
 
 let keySetFor: { jwks: string; keySet: ReturnType<typeof createLocalJWKSet> } | null = null;
 const verified = new Map<string, Principal>();
@@ -30,20 +30,40 @@ function keySet(env: Env) {
   return keySetFor.keySet;
 }
 
-function unauthorized(code: string, message: string): Authentication {
-  return {
-    ok: false,
-    response: errorResponse(401, code, message, {
-      headers: { "www-authenticate": `${REALM}, error="invalid_token", error_description="${message.replace(/"/g, "'")}"` },
-    }),
-  };
+type Unauthorized = "missing_token" | "invalid_token" | "token_expired" | "token_revoked" | "wrong_environment";
+
+function unauthorized(code: Unauthorized, message: string): ApiError {
+  return new ApiError(code, message, {
+    headers: { "www-authenticate": `${REALM}, error="invalid_token", error_description="${message.replace(/"/g, "'")}"` },
+  });
 }
 
-export async function authenticate(request: Request, env: Env, now = Date.now()): Promise<Authentication> {
+function maxLifetimeSeconds(env: Env): number {
+  const days = Number(env.TOKEN_MAX_LIFETIME_DAYS ?? DEFAULT_MAX_LIFETIME_DAYS);
+  return (Number.isFinite(days) && days > 0 ? days : DEFAULT_MAX_LIFETIME_DAYS) * 86_400;
+}
+
+/** Checks jose leaves to us: a token may not be issued in the future, nor live longer than the maximum. */
+function checkIssuedAt(payload: JWTPayload, env: Env, nowSeconds: number): void {
+  const iat = payload.iat ?? 0;
+  if (iat > nowSeconds + CLOCK_TOLERANCE_SECONDS) {
+    throw unauthorized("invalid_token", `The token was issued in the future (iat ${iat} is ${iat - nowSeconds} s ahead of this server's clock)`);
+  }
+  const lifetime = (payload.exp ?? 0) - iat;
+  if (lifetime > maxLifetimeSeconds(env)) {
+    throw unauthorized(
+      "invalid_token",
+      `The token is valid for ${Math.round(lifetime / 86_400)} days (exp - iat); this deployment accepts at most ${maxLifetimeSeconds(env) / 86_400} days`,
+    );
+  }
+}
+
+/** The verified principal of the request's bearer token; throws a 401 ApiError otherwise. */
+export async function authenticate(request: Request, env: Env, now = Date.now()): Promise<Principal> {
   const header = request.headers.get("authorization");
-  if (header === null) return unauthorized("missing_token", "This endpoint needs an Authorization: Bearer <token> header");
+  if (header === null) throw unauthorized("missing_token", "This endpoint needs an Authorization: Bearer <token> header");
   const match = /^Bearer ([A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+)$/.exec(header.trim());
-  if (!match?.[1]) return unauthorized("invalid_token", "The Authorization header must be 'Bearer ' followed by a JWT");
+  if (!match?.[1]) throw unauthorized("invalid_token", "The Authorization header must be 'Bearer ' followed by a JWT");
   const token = match[1];
 
   let principal = verified.get(token);
@@ -52,7 +72,7 @@ export async function authenticate(request: Request, env: Env, now = Date.now())
     principal = undefined;
   }
   if (!principal) {
-    if (!env.TOKEN_JWKS) return unauthorized("invalid_token", "This deployment has no token keys configured (TOKEN_JWKS)");
+    if (!env.TOKEN_JWKS) throw unauthorized("invalid_token", "This deployment has no token keys configured (TOKEN_JWKS)");
     let payload: JWTPayload;
     try {
       ({ payload } = await jwtVerify(token, keySet(env), {
@@ -62,12 +82,13 @@ export async function authenticate(request: Request, env: Env, now = Date.now())
         currentDate: new Date(now),
       }));
     } catch (error) {
-      if (error instanceof joseErrors.JWTExpired) return unauthorized("token_expired", "The token has expired");
-      if (error instanceof joseErrors.JWTClaimValidationFailed) return unauthorized("invalid_token", `The token's claims are not valid: ${error.message}`);
-      return unauthorized("invalid_token", "The token's signature could not be verified with this deployment's keys");
+      if (error instanceof joseErrors.JWTExpired) throw unauthorized("token_expired", "The token has expired");
+      if (error instanceof joseErrors.JWTClaimValidationFailed) throw unauthorized("invalid_token", `The token's claims are not valid: ${error.message}`);
+      throw unauthorized("invalid_token", "The token's signature could not be verified with this deployment's keys");
     }
+    checkIssuedAt(payload, env, Math.floor(now / 1000));
     if (payload.env !== env.TOKEN_ENV) {
-      return unauthorized("wrong_environment", `This deployment accepts '${env.TOKEN_ENV}' tokens only; this one is for '${String(payload.env)}'`);
+      throw unauthorized("wrong_environment", `This deployment accepts '${env.TOKEN_ENV}' tokens only; this one is for '${String(payload.env)}'`);
     }
     principal = {
       sub: String(payload.sub),
@@ -82,13 +103,15 @@ export async function authenticate(request: Request, env: Env, now = Date.now())
     verified.set(token, principal);
   }
   if (listSetting(env.REVOKED_JTIS).includes(principal.jti)) {
-    return unauthorized("token_revoked", "This token has been revoked");
+    throw unauthorized("token_revoked", "This token has been revoked");
   }
-  return { ok: true, principal };
+  return principal;
 }
 
-export function forbidden(scope: string): Response {
-  return errorResponse(403, "insufficient_scope", `This endpoint needs a token with the scope '${scope}'`, {
-    headers: { "www-authenticate": `${REALM}, error="insufficient_scope", scope="${scope}"` },
+/** Throws a 403 unless the principal's scopes include the one the endpoint needs. */
+export function authorise(principal: Principal, required: RequiredScope): void {
+  if (grants(principal.scopes, required)) return;
+  throw new ApiError("insufficient_scope", `This endpoint needs a token with the scope '${required}'`, {
+    headers: { "www-authenticate": `${REALM}, error="insufficient_scope", scope="${required}"` },
   });
 }

@@ -1,13 +1,11 @@
-// The two computations (POST). The plumbing is shared: JSON content type (415), a 16 KiB body limit
+// The ID parser, and the plumbing both computations (POST) share: JSON content type (415), a 16 KiB body limit
 // (413), well-formed JSON (400); then the pure domain modules do the work.
 import { parseIdNumber } from "../domain/id-number.ts";
 import { todayInJohannesburg } from "../lib/dates.ts";
-import type { Env } from "./env.ts";
-import { errorResponse, jsonResponse } from "./respond.ts";
+import { ApiError } from "./errors.ts";
+import { jsonResponse } from "./respond.ts";
 
 export const MAX_BODY_BYTES = 16 * 1024;
-
-type Body = { ok: true; value: unknown } | { ok: false; response: Response };
 
 function isJsonContentType(header: string | null): boolean {
   if (header === null) return false;
@@ -39,32 +37,27 @@ async function readLimited(request: Request, limit: number): Promise<Uint8Array 
   return bytes;
 }
 
-export async function readJsonBody(request: Request): Promise<Body> {
+/** The request's JSON body: application/json (415), at most 16 KiB (413), well-formed UTF-8 JSON (400). */
+export async function readJsonBody(request: Request): Promise<unknown> {
   if (!isJsonContentType(request.headers.get("content-type"))) {
-    return {
-      ok: false,
-      response: errorResponse(415, "unsupported_media_type", "Send the request body as JSON with Content-Type: application/json"),
-    };
+    throw new ApiError("unsupported_media_type", "Send the request body as JSON with Content-Type: application/json");
   }
-  const tooLarge = () => ({
-    ok: false as const,
-    response: errorResponse(413, "payload_too_large", `The request body may be at most ${MAX_BODY_BYTES} bytes`),
-  });
+  const tooLarge = () => new ApiError("payload_too_large", `The request body may be at most ${MAX_BODY_BYTES} bytes`);
   const declared = Number(request.headers.get("content-length") ?? "0");
-  if (declared > MAX_BODY_BYTES) return tooLarge();
+  if (declared > MAX_BODY_BYTES) throw tooLarge();
   const bytes = await readLimited(request, MAX_BODY_BYTES);
-  if (bytes === null) return tooLarge();
+  if (bytes === null) throw tooLarge();
   try {
-    return { ok: true, value: JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes)) };
+    return JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes));
   } catch {
-    return { ok: false, response: errorResponse(400, "malformed_json", "The request body is not well-formed JSON (UTF-8)") };
+    throw new ApiError("malformed_json", "The request body is not well-formed JSON (UTF-8)");
   }
 }
 
-export function computeIdParse(body: unknown, now: Date): Response {
+export function answerIdParse(body: unknown, now: Date): Response {
   const idNumber = typeof body === "object" && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>).id_number : undefined;
   if (typeof idNumber !== "string") {
-    return errorResponse(422, "invalid_id_request", "The body must be a JSON object with a string id_number", {
+    throw new ApiError("invalid_id_request", "The body must be a JSON object with a string id_number", {
       details: [{ path: "id_number", message: idNumber === undefined ? "is required" : "must be a string" }],
     });
   }
@@ -72,4 +65,3 @@ export function computeIdParse(body: unknown, now: Date): Response {
   return jsonResponse(JSON.stringify({ data: parsed }), 200, { "cache-control": "no-store" });
 }
 
-export type { Env };

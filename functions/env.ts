@@ -14,6 +14,8 @@ export interface Env {
   REVOKED_JTIS?: string;
   /** Seconds a client may reuse a GET response. */
   CACHE_MAX_AGE?: string;
+  /** The longest a token may be valid (exp - iat), in days; default 400. */
+  TOKEN_MAX_LIFETIME_DAYS?: string;
 }
 
 export function listSetting(value: string | undefined): string[] {

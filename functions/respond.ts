@@ -1,24 +1,26 @@
 // Response shaping shared by every step: the JSON error body of DESIGN.md, and JSON success bodies.
-
-export type ErrorDetail = { path: string; message: string };
+import { ApiError } from "./errors.ts";
 
 export const JSON_CONTENT_TYPE = "application/json; charset=utf-8";
 
-export function errorResponse(
-  status: number,
-  code: string,
-  message: string,
-  options: { details?: ErrorDetail[]; headers?: Record<string, string> } = {},
-): Response {
-  const error = { status, code, message, ...(options.details ? { details: options.details } : {}) };
-  return new Response(JSON.stringify({ error }), {
+/** The one place an error becomes a response: {"error": {status, code, message, details?}}, never cached. */
+export function errorResponse(error: ApiError): Response {
+  const { status, code, message } = error;
+  const { details, headers } = error.options;
+  const body = { error: { status, code, message, ...(details ? { details } : {}) } };
+  return new Response(JSON.stringify(body), {
     status,
-    headers: { "content-type": JSON_CONTENT_TYPE, "cache-control": "no-store", ...options.headers },
+    headers: { "content-type": JSON_CONTENT_TYPE, "cache-control": "no-store", ...headers },
   });
+}
+
+/** Anything thrown: an ApiError answers as itself, anything else is a bug, logged and answered as a 500. */
+export function responseForThrown(thrown: unknown): Response {
+  if (thrown instanceof ApiError) return errorResponse(thrown);
+  console.error(thrown);
+  return errorResponse(new ApiError("internal_error", "Something went wrong on our side; the error has been logged"));
 }
 
 export function jsonResponse(body: string, status = 200, headers: Record<string, string> = {}): Response {
   return new Response(body, { status, headers: { "content-type": JSON_CONTENT_TYPE, ...headers } });
 }
-
-export const notFound = (what = "No such resource") => errorResponse(404, "not_found", what);

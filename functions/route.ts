@@ -2,6 +2,7 @@
 // strict pattern before they are used to build a file path, so nothing a client sends (`..`, encoded
 // slashes, internal file names) can reach a file that is not a public document.
 import { ENDPOINT_SCOPES, type RequiredScope } from "../domain/scopes.ts";
+import { PATTERN } from "../schema/vocabulary.ts";
 
 export type Target =
   | { kind: "list"; resource: string }
@@ -22,9 +23,7 @@ export type RouteMatch =
   | { kind: "not-found" }
   | { kind: "method-not-allowed"; allow: string };
 
-const SLUG = "[a-z0-9]+(?:-[a-z0-9]+)*";
-const UUID = "[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}";
-const OPAQUE = "[a-z]+_[0-9a-f]{16}";
+const { slug: SLUG, uuid: UUID, opaqueId: OPAQUE } = PATTERN;
 
 const READ = ["GET", "HEAD"] as const;
 const WRITE = ["POST"] as const;

@@ -1,47 +1,13 @@
-// Serving: the precomputed files in dist/ (the ASSETS binding) turned into responses. The build did the
-// work; here a list page is at most two chunk files sliced, a detail is one file (or one record picked
+// Serving: the precomputed files in dist/ (the ASSETS binding) turned into response bodies. The build did
+// the work; here a list page is at most two chunk files sliced, a detail is one file (or one record picked
 // out of its bucket), and the envelope's meta comes from the manifest.
-import { chunksForPage, parsePageRequest, type PageProblem } from "../lib/pagination.ts";
 import { bucketOf } from "../lib/buckets.ts";
-import { MANIFEST_PATH, paths, type Manifest, type ResourceManifest } from "../lib/layout.ts";
+import { paths, type Manifest, type ResourceManifest } from "../lib/layout.ts";
+import { chunksForPage, parsePageRequest } from "../lib/pagination.ts";
+import { readAsset, readJsonAsset } from "./assets.ts";
 import type { Env } from "./env.ts";
+import { ApiError } from "./errors.ts";
 import type { Target } from "./route.ts";
-
-/** A served body, or a failure the pipeline turns into an error response. */
-export type Served =
-  | { ok: true; body: string }
-  | { ok: false; status: 400; problems: PageProblem[] }
-  | { ok: false; status: 404; message: string };
-
-const ASSET_ORIGIN = "https://assets.internal";
-/** The manifest changes only with a new build; re-reading it now and then lets `wrangler dev` pick up a rebuild. */
-const MANIFEST_TTL_MS = 10_000;
-
-let cachedManifest: { at: number; manifest: Promise<Manifest> } | null = null;
-
-async function readAsset(env: Env, path: string): Promise<string | null> {
-  const response = await env.ASSETS.fetch(new Request(`${ASSET_ORIGIN}${path}`));
-  if (response.status === 404) return null;
-  if (!response.ok) throw new Error(`asset ${path} answered ${response.status}`);
-  return response.text();
-}
-
-async function readJsonAsset<T>(env: Env, path: string): Promise<T | null> {
-  const text = await readAsset(env, path);
-  return text === null ? null : (JSON.parse(text) as T);
-}
-
-export function manifestOf(env: Env, now = Date.now()): Promise<Manifest> {
-  if (!cachedManifest || now - cachedManifest.at > MANIFEST_TTL_MS) {
-    const manifest = readJsonAsset<Manifest>(env, MANIFEST_PATH).then((m) => {
-      if (!m) throw new Error("dist/manifest.json is missing: run `npm run build`");
-      return m;
-    });
-    manifest.catch(() => (cachedManifest = null));
-    cachedManifest = { at: now, manifest };
-  }
-  return cachedManifest.manifest;
-}
 
 function resourceOf(manifest: Manifest, name: string): ResourceManifest {
   const resource = manifest.resources[name];
@@ -50,65 +16,84 @@ function resourceOf(manifest: Manifest, name: string): ResourceManifest {
 }
 
 /** Prospectus records carry a document path; the URL depends on the deployment's asset base. */
-function finishRecord(resource: string, record: unknown, assetBase: string): unknown {
+function finishRecord(resource: string, record: unknown, assetBase: () => string): unknown {
   if (resource !== "prospectuses") return record;
   // Everything the build stored passes through; only the document path becomes a URL (placed before provenance).
   const { document_path, source_url, verified_on, ...fields } = record as { document_path: string } & Record<string, unknown>;
-  return { ...fields, url: `${assetBase}${document_path}`, source_url, verified_on };
+  return { ...fields, url: `${assetBase()}${document_path}`, source_url, verified_on };
 }
 
-export async function serveGet(target: Target, url: URL, env: Env, manifest: Manifest): Promise<Served> {
+function pageRequestOf(url: URL) {
+  const request = parsePageRequest(url.searchParams.get("page"), url.searchParams.get("per_page"));
+  if (!Array.isArray(request)) return request;
+  throw new ApiError("invalid_pagination", "page and per_page must be positive integers, per_page at most 100", {
+    details: request.map((p) => ({ path: p.parameter, message: p.message })),
+  });
+}
+
+async function listPage(env: Env, url: URL, manifest: Manifest, resourceName: string): Promise<string> {
+  const request = pageRequestOf(url);
+  const resource = resourceOf(manifest, resourceName);
+  const { chunks, offset, count } = chunksForPage(request, resource.total, resource.list?.chunk_size ?? 1);
+  const records: unknown[] = [];
+  for (const chunk of chunks) records.push(...((await readJsonAsset<unknown[]>(env, paths.listChunk(resourceName, chunk))) ?? []));
+  const assetBase = () => assetBaseOf(url, env);
+  const data = records.slice(offset, offset + count).map((r) => finishRecord(resourceName, r, assetBase));
+  return JSON.stringify({ data, meta: { total: resource.total, page: request.page, per_page: request.per_page } });
+}
+
+async function detail(env: Env, manifest: Manifest, resourceName: string, key: string): Promise<string> {
+  const resource = resourceOf(manifest, resourceName);
+  const notFound = () => new ApiError("not_found", `No ${resourceName} record with the key '${key}'`);
+  if (resource.detail?.kind === "buckets") {
+    const bucket = await readJsonAsset<Record<string, unknown>>(env, paths.bucket(resourceName, bucketOf(key, resource.detail.count)));
+    const record = bucket?.[key];
+    if (record === undefined) throw notFound();
+    return JSON.stringify({ data: record });
+  }
+  const body = await readAsset(env, paths.detail(resourceName, key));
+  if (body === null) throw notFound();
+  return body;
+}
+
+/** The body of a GET, or an ApiError (400 for bad pagination, 404 for an unknown key). */
+export async function serveGet(target: Target, url: URL, env: Env, manifest: Manifest): Promise<string> {
   switch (target.kind) {
-    case "list": {
-      const request = parsePageRequest(url.searchParams.get("page"), url.searchParams.get("per_page"));
-      if (Array.isArray(request)) return { ok: false, status: 400, problems: request };
-      const resource = resourceOf(manifest, target.resource);
-      const chunkSize = resource.list?.chunk_size ?? 1;
-      const { chunks, offset, count } = chunksForPage(request, resource.total, chunkSize);
-      const records: unknown[] = [];
-      for (const chunk of chunks) {
-        records.push(...((await readJsonAsset<unknown[]>(env, paths.listChunk(target.resource, chunk))) ?? []));
-      }
-      const assetBase = assetBaseOf(url, env);
-      const data = records.slice(offset, offset + count).map((r) => finishRecord(target.resource, r, assetBase));
-      return { ok: true, body: JSON.stringify({ data, meta: { total: resource.total, page: request.page, per_page: request.per_page } }) };
-    }
+    case "list":
+      return listPage(env, url, manifest, target.resource);
     case "whole": {
       const body = await readAsset(env, paths.wholeList(target.resource));
       if (body === null) throw new Error(`dist/ has no ${target.resource} list`);
-      return { ok: true, body };
+      return body;
     }
-    case "detail": {
-      const resource = resourceOf(manifest, target.resource);
-      const notFound = { ok: false, status: 404, message: `No ${target.resource} record with the key '${target.key}'` } as const;
-      if (resource.detail?.kind === "buckets") {
-        const bucket = await readJsonAsset<Record<string, unknown>>(env, paths.bucket(target.resource, bucketOf(target.key, resource.detail.count)));
-        const record = bucket?.[target.key];
-        return record === undefined ? notFound : { ok: true, body: JSON.stringify({ data: record }) };
-      }
-      const body = await readAsset(env, paths.detail(target.resource, target.key));
-      return body === null ? notFound : { ok: true, body };
-    }
+    case "detail":
+      return detail(env, manifest, target.resource, target.key);
     case "requirements": {
       const body = await readAsset(env, paths.requirements(target.id));
-      return body === null ? { ok: false, status: 404, message: `No qualification with the id '${target.id}'` } : { ok: true, body };
+      if (body === null) throw new ApiError("not_found", `No qualification with the id '${target.id}'`);
+      return body;
     }
     default:
       throw new Error(`serveGet cannot serve ${target.kind}`);
   }
 }
 
+const LOOPBACK_HOSTS = new Set(["127.0.0.1", "localhost", "[::1]"]);
+
+/**
+ * The base URL of mirrored documents. A URL handed to clients is never built from request headers in a
+ * deployment: ASSET_URL must be set there. Only a loopback origin (local development and tests) may stand
+ * in for an empty ASSET_URL; any other Host gets a 500 misconfigured rather than a URL we did not choose.
+ */
 export function assetBaseOf(url: URL, env: Env): string {
-  return (env.ASSET_URL || `${url.origin}/assets`).replace(/\/+$/, "");
+  if (env.ASSET_URL) return env.ASSET_URL.replace(/\/+$/, "");
+  if (LOOPBACK_HOSTS.has(url.hostname)) return `${url.origin}/assets`;
+  console.error(`ASSET_URL is not set and the request's host ${JSON.stringify(url.host)} is not a loopback address; refusing to build URLs from it`);
+  throw new ApiError("misconfigured", "This deployment has no ASSET_URL configured, so it cannot give out document URLs; the error has been logged");
 }
 
 /** Where a prospectus document really is: the university's own copy, until mirrored copies exist. */
 export async function prospectusDocumentUrl(env: Env, documentPath: string): Promise<string | null> {
   const documents = await readJsonAsset<Record<string, string>>(env, paths.prospectusDocuments());
   return documents?.[documentPath] ?? null;
-}
-
-/** The internal document for one university's APS scheme and qualifications, or null if there is none. */
-export function readInternalJson<T>(env: Env, path: string): Promise<T | null> {
-  return readJsonAsset<T>(env, path);
 }

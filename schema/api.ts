@@ -1,12 +1,13 @@
 // The API's response records, one zod schema each: SPEC.md section 2 plus the additive fields README.md
 // documents. The build checks every emitted record against these, the tests check the served JSON
 // against them, and their TypeScript types are what the build's record mappers return.
-import { CONFIDENCE_LEVELS } from "../domain/aps/scheme.ts";
 import { z } from "zod";
+import { ERROR_CODES } from "./errors.ts";
+import { CONFIDENCE_LEVELS, ISO_DATE, OPAQUE_ID, SCHOOL_PHASES, SCHOOL_SECTORS, UNIVERSITY_TYPES, UUID } from "./vocabulary.ts";
 
-const date = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
-const uuid = z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
-const opaqueId = z.string().regex(/^[a-z]+_[0-9a-f]{16}$/);
+const date = z.string().regex(ISO_DATE);
+const uuid = z.string().regex(UUID);
+const opaqueId = z.string().regex(OPAQUE_ID);
 const year = z.number().int().min(1900).max(2100);
 const provenance = { source_url: z.url(), verified_on: date };
 
@@ -36,7 +37,7 @@ export const UniversityListItem = z.object({
 
 export const University = UniversityListItem.extend({
   province_id: z.string(),
-  type: z.enum(["traditional", "comprehensive", "university-of-technology"]).nullable(),
+  type: z.enum(UNIVERSITY_TYPES).nullable(),
   website: z.url(),
   application_cycles: z.array(ApplicationCycle),
   fees: z.array(UniversityFee),
@@ -86,8 +87,8 @@ export const HighSchool = HighSchoolListItem.extend({
   district: z.string().nullable(),
   latitude: z.number().min(-35).max(-22).nullable(),
   longitude: z.number().min(16).max(33).nullable(),
-  sector: z.enum(["public", "independent"]),
-  phase: z.enum(["secondary", "combined"]),
+  sector: z.enum(SCHOOL_SECTORS),
+  phase: z.enum(SCHOOL_PHASES),
   ...provenance,
 });
 
@@ -153,7 +154,7 @@ export const Province = z.object({
 export const ErrorBody = z.object({
   error: z.object({
     status: z.number().int(),
-    code: z.string(),
+    code: z.enum(ERROR_CODES),
     message: z.string(),
     details: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
   }),

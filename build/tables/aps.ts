@@ -5,9 +5,8 @@
 import { z } from "zod";
 import { defineTable } from "./define.ts";
 import * as cell from "./cells.ts";
-import { APS_METHODS, CONFIDENCE_LEVELS, LIFE_ORIENTATION_TREATMENTS } from "../../domain/aps/scheme.ts";
-
-const SUBJECT_GROUPS = ["official-language", "non-official-language", "mathematics", "life-orientation", "elective"] as const;
+import { APS_METHODS, LIFE_ORIENTATION_TREATMENTS } from "../../domain/aps/scheme.ts";
+import { CONFIDENCE_LEVELS, LANGUAGE_LEVELS, SUBJECT_GROUPS } from "../../schema/vocabulary.ts";
 
 export function apsTables(today: string) {
   const provenance = cell.provenance(today);
@@ -62,7 +61,7 @@ export function apsTables(today: string) {
         class: cell.slug(),
         subject_slug: cell.optionalSlug(),
         subject_group: cell.optionalOneOf(SUBJECT_GROUPS),
-        language_level: cell.optionalOneOf(["HL", "FAL", "SAL"]),
+        language_level: cell.optionalOneOf(LANGUAGE_LEVELS),
         ...provenance,
       })
       .refine((r) => (r.subject_slug === null) !== (r.subject_group === null), {

@@ -1,9 +1,8 @@
 // Zod schemas for single CSV cells. Every cell arrives as a string ("" when empty) and is trimmed; each
 // schema's error message says what was expected, which the build report prints next to the bad value.
 import { z } from "zod";
+import { SLUG, UUID_STRICT } from "../../schema/vocabulary.ts";
 
-const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const INTEGER = /^-?\d+$/;
 const DECIMAL = /^-?\d+(\.\d+)?$/;
@@ -62,7 +61,7 @@ export const optionalText = () => cellOf<string | null>("text", (v) => (v === ""
 export const slug = () => cellOf(SLUG_TEXT, asSlug);
 export const optionalSlug = () => optionalCellOf(SLUG_TEXT, asSlug);
 export const uuid = () =>
-  cellOf("a lower-case UUID such as 0f8fad5b-d9cb-469f-a165-70867728950e", (v) => (UUID.test(v) ? v : undefined));
+  cellOf("a lower-case UUID such as 0f8fad5b-d9cb-469f-a165-70867728950e", (v) => (UUID_STRICT.test(v) ? v : undefined));
 export const integer = (min: number, max: number) => cellOf(`an integer from ${min} to ${max}`, asInteger(min, max));
 export const optionalInteger = (min: number, max: number) =>
   optionalCellOf(`an integer from ${min} to ${max}`, asInteger(min, max));

@@ -1,18 +1,19 @@
 // The source tables, one zod row schema each. sources/README.md documents the same columns for people.
-import { CONFIDENCE_LEVELS } from "../../domain/aps/scheme.ts";
 import { z } from "zod";
+import {
+  BURSARY_PROVIDER_TYPES,
+  CONFIDENCE_LEVELS,
+  FEE_TYPES,
+  LANGUAGE_LEVELS,
+  QUALIFICATION_TYPES,
+  SCHOOL_PHASES,
+  SCHOOL_SECTORS,
+  SUBJECT_GROUPS,
+  UNIVERSITY_TYPES,
+} from "../../schema/vocabulary.ts";
 import { defineTable, type TableDefinition } from "./define.ts";
 import * as cell from "./cells.ts";
 import { apsTables } from "./aps.ts";
-
-export const QUALIFICATION_TYPES = [
-  "bachelor",
-  "diploma",
-  "higher-certificate",
-  "advanced-certificate",
-  "extended-bachelor",
-  "extended-diploma",
-] as const;
 
 export function sourceTables(today: string) {
   const provenance = cell.provenance(today);
@@ -38,7 +39,7 @@ export function sourceTables(today: string) {
       name: cell.text(),
       short_name: cell.text(),
       province_id: cell.slug(),
-      type: cell.optionalOneOf(["traditional", "comprehensive", "university-of-technology"]),
+      type: cell.optionalOneOf(UNIVERSITY_TYPES),
       website: cell.httpsUrl(),
       ...provenance,
     }),
@@ -72,7 +73,7 @@ export function sourceTables(today: string) {
     row: z.object({
       university_slug: cell.slug(),
       intake_year: cell.integer(2000, 2100),
-      fee_type: cell.oneOf(["application"]),
+      fee_type: cell.oneOf(FEE_TYPES),
       applies_to: cell.text(),
       amount_zar: cell.decimal(0, 100_000),
       ...provenance,
@@ -87,8 +88,8 @@ export function sourceTables(today: string) {
     row: z.object({
       slug: cell.slug(),
       name: cell.text(),
-      group: cell.oneOf(["official-language", "non-official-language", "mathematics", "life-orientation", "elective"]),
-      language_level: cell.optionalOneOf(["HL", "FAL", "SAL"]),
+      group: cell.oneOf(SUBJECT_GROUPS),
+      language_level: cell.optionalOneOf(LANGUAGE_LEVELS),
       ...provenance,
     }),
     key: ["slug"],
@@ -154,8 +155,8 @@ export function sourceTables(today: string) {
         province_id: cell.slug(),
         district: cell.optionalText(),
         quintile: cell.optionalInteger(1, 5),
-        sector: cell.oneOf(["public", "independent"]),
-        phase: cell.oneOf(["secondary", "combined"]),
+        sector: cell.oneOf(SCHOOL_SECTORS),
+        phase: cell.oneOf(SCHOOL_PHASES),
         latitude: cell.optionalDecimal(-35, -22),
         longitude: cell.optionalDecimal(16, 33),
         ...provenance,
@@ -198,7 +199,7 @@ export function sourceTables(today: string) {
       slug: cell.slug(),
       name: cell.text(),
       provider: cell.text(),
-      provider_type: cell.oneOf(["government", "provincial", "seta", "corporate", "foundation", "university"]),
+      provider_type: cell.oneOf(BURSARY_PROVIDER_TYPES),
       closing_date: cell.date(),
       fields: cell.list(),
       eligibility: cell.text(),

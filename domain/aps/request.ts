@@ -5,15 +5,11 @@
 import { z } from "zod";
 import { computeAps, type SubjectBreakdown, type UnfilledSlot } from "./engine.ts";
 import { qualifiesFor } from "./qualify.ts";
-import { APS_METHODS, CONFIDENCE_LEVELS, LIFE_ORIENTATION_TREATMENTS, type ApsUniversityDocument, type Mark } from "./scheme.ts";
+import { CONFIDENCE_LEVELS, MAX_SLUG_LENGTH, SLUG } from "../../schema/vocabulary.ts";
+import { APS_METHODS, LIFE_ORIENTATION_TREATMENTS, type ApsUniversityDocument, type Mark } from "./scheme.ts";
 
 export const MAX_MARKS = 20;
 export const APS_ERROR_CODE = "invalid_aps_request";
-
-// Same shape as the build's slug cells. Anything else is never handed to the loader, so a body can
-// never steer the Worker to an arbitrary asset path.
-const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
-const MAX_SLUG_LENGTH = 100;
 
 export type ApsErrorDetail = { path: string; message: string };
 
@@ -41,7 +37,7 @@ export type ApsResult = {
 
 export type ApsResponse =
   | { status: 200; data: ApsResult }
-  | { status: 422; code: string; message: string; details: ApsErrorDetail[] };
+  | { status: 422; code: typeof APS_ERROR_CODE; message: string; details: ApsErrorDetail[] };
 
 /** The 200 data, for response checks in tests and the OpenAPI document. */
 export const ApsResultSchema = z.object({
@@ -90,100 +86,114 @@ function invalid(details: ApsErrorDetail[]): ApsResponse {
   return { status: 422, code: APS_ERROR_CODE, message, details };
 }
 
-export async function handleApsRequest(
-  body: unknown,
-  loadUniversity: (slug: string) => Promise<ApsUniversityDocument | null>,
-): Promise<ApsResponse> {
-  const details: ApsErrorDetail[] = [];
-  if (!isObject(body)) {
-    return invalid([{ path: "body", message: `must be a JSON object with university_slug and marks, not ${describe(body)}` }]);
-  }
+type Loader = (slug: string) => Promise<ApsUniversityDocument | null>;
 
-  let document: ApsUniversityDocument | null = null;
-  const slug = body.university_slug;
+/** university_slug: a slug of a university the loader knows. Only a well-formed slug is handed to the
+ * loader, so a body can never steer the Worker to an arbitrary asset path. */
+async function checkUniversity(slug: unknown, load: Loader, details: ApsErrorDetail[]): Promise<ApsUniversityDocument | null> {
   if (slug === undefined) {
     details.push({ path: "university_slug", message: "is required (a university slug from GET /v1/data/universities)" });
-  } else if (typeof slug !== "string") {
+    return null;
+  }
+  if (typeof slug !== "string") {
     details.push({ path: "university_slug", message: `must be a string, not ${describe(slug)}` });
+    return null;
+  }
+  const document = slug.length <= MAX_SLUG_LENGTH && SLUG.test(slug) ? await load(slug) : null;
+  if (document === null) {
+    details.push({ path: "university_slug", message: `${JSON.stringify(slug.slice(0, MAX_SLUG_LENGTH))} is not a known university slug (see GET /v1/data/universities)` });
+  }
+  return document;
+}
+
+/** One marks[i]: a known subject not given before, and a percentage from 0 to 100. */
+function checkMark(item: unknown, i: number, knownSubjects: ReadonlySet<string> | null, firstIndexOf: Map<string, number>, details: ApsErrorDetail[]): Mark | null {
+  const at = `marks[${i}]`;
+  if (!isObject(item)) {
+    details.push({ path: at, message: `must be an object {subject_slug, percentage}, not ${describe(item)}` });
+    return null;
+  }
+  let subjectOk = false;
+  const subject = item.subject_slug;
+  if (subject === undefined) details.push({ path: `${at}.subject_slug`, message: "is required (a slug from GET /v1/data/subjects)" });
+  else if (typeof subject !== "string") details.push({ path: `${at}.subject_slug`, message: `must be a string, not ${describe(subject)}` });
+  else if (firstIndexOf.has(subject)) {
+    details.push({ path: `${at}.subject_slug`, message: `repeats ${JSON.stringify(subject)} from marks[${firstIndexOf.get(subject)}]; give each subject once` });
   } else {
-    document = slug.length <= MAX_SLUG_LENGTH && SLUG.test(slug) ? await loadUniversity(slug) : null;
-    if (document === null) {
-      details.push({ path: "university_slug", message: `${JSON.stringify(slug.slice(0, MAX_SLUG_LENGTH))} is not a known university slug (see GET /v1/data/universities)` });
+    firstIndexOf.set(subject, i);
+    if (knownSubjects && !knownSubjects.has(subject)) {
+      details.push({ path: `${at}.subject_slug`, message: `${JSON.stringify(subject.slice(0, 100))} is not a known subject slug (see GET /v1/data/subjects)` });
+    } else {
+      subjectOk = true;
     }
   }
-  const knownSubjects = document ? new Set(document.subjects.map((s) => s.slug)) : null;
+  let percentageOk = false;
+  const percentage = item.percentage;
+  if (percentage === undefined) details.push({ path: `${at}.percentage`, message: "is required (a number from 0 to 100)" });
+  else if (typeof percentage !== "number" || !Number.isFinite(percentage)) {
+    details.push({ path: `${at}.percentage`, message: `must be a number from 0 to 100, not ${describe(percentage)}` });
+  } else if (percentage < 0 || percentage > 100) {
+    details.push({ path: `${at}.percentage`, message: `must be from 0 to 100, not ${percentage}` });
+  } else {
+    percentageOk = true;
+  }
+  return subjectOk && percentageOk ? { subject_slug: subject as string, percentage: percentage as number } : null;
+}
 
-  const marks: Mark[] = [];
-  const raw = body.marks;
+/** marks: 1 to MAX_MARKS marks, each subject once. Subjects are checked against knownSubjects when given. */
+export function checkMarks(raw: unknown, knownSubjects: ReadonlySet<string> | null, details: ApsErrorDetail[]): Mark[] {
   if (raw === undefined) {
     details.push({ path: "marks", message: "is required (an array of {subject_slug, percentage})" });
-  } else if (!Array.isArray(raw)) {
-    details.push({ path: "marks", message: `must be an array of {subject_slug, percentage}, not ${describe(raw)}` });
-  } else if (raw.length === 0) {
-    details.push({ path: "marks", message: "must hold at least one mark" });
-  } else {
-    if (raw.length > MAX_MARKS) details.push({ path: "marks", message: `must hold at most ${MAX_MARKS} marks, not ${raw.length}` });
-    const firstIndexOf = new Map<string, number>();
-    raw.forEach((item: unknown, i) => {
-      const at = `marks[${i}]`;
-      if (!isObject(item)) {
-        details.push({ path: at, message: `must be an object {subject_slug, percentage}, not ${describe(item)}` });
-        return;
-      }
-      let subjectOk = false;
-      const subject = item.subject_slug;
-      if (subject === undefined) details.push({ path: `${at}.subject_slug`, message: "is required (a slug from GET /v1/data/subjects)" });
-      else if (typeof subject !== "string") details.push({ path: `${at}.subject_slug`, message: `must be a string, not ${describe(subject)}` });
-      else if (firstIndexOf.has(subject)) {
-        details.push({ path: `${at}.subject_slug`, message: `repeats ${JSON.stringify(subject)} from marks[${firstIndexOf.get(subject)}]; give each subject once` });
-      } else {
-        firstIndexOf.set(subject, i);
-        if (knownSubjects && !knownSubjects.has(subject)) {
-          details.push({ path: `${at}.subject_slug`, message: `${JSON.stringify(subject.slice(0, 100))} is not a known subject slug (see GET /v1/data/subjects)` });
-        } else {
-          subjectOk = true;
-        }
-      }
-      let percentageOk = false;
-      const percentage = item.percentage;
-      if (percentage === undefined) details.push({ path: `${at}.percentage`, message: "is required (a number from 0 to 100)" });
-      else if (typeof percentage !== "number" || !Number.isFinite(percentage)) {
-        details.push({ path: `${at}.percentage`, message: `must be a number from 0 to 100, not ${describe(percentage)}` });
-      } else if (percentage < 0 || percentage > 100) {
-        details.push({ path: `${at}.percentage`, message: `must be from 0 to 100, not ${percentage}` });
-      } else {
-        percentageOk = true;
-      }
-      if (subjectOk && percentageOk) marks.push({ subject_slug: subject as string, percentage: percentage as number });
-    });
+    return [];
   }
+  if (!Array.isArray(raw)) {
+    details.push({ path: "marks", message: `must be an array of {subject_slug, percentage}, not ${describe(raw)}` });
+    return [];
+  }
+  if (raw.length === 0) {
+    details.push({ path: "marks", message: "must hold at least one mark" });
+    return [];
+  }
+  if (raw.length > MAX_MARKS) details.push({ path: "marks", message: `must hold at most ${MAX_MARKS} marks, not ${raw.length}` });
+  const firstIndexOf = new Map<string, number>();
+  return raw.flatMap((item: unknown, i) => checkMark(item, i, knownSubjects, firstIndexOf, details) ?? []);
+}
 
-  if (details.length > 0 || document === null) return invalid(details);
-
+/** The 200 answer for one university: its score on its own scheme, and what the marks qualify for. */
+export function apsResultOf(document: ApsUniversityDocument, marks: readonly Mark[]): ApsResult {
   const computation = computeAps(document.scheme, marks);
   const { scheme } = document;
   return {
-    status: 200,
-    data: {
-      aps_score: computation.score,
-      university_slug: document.university.slug,
-      qualifies_for: qualifiesFor(document, marks, computation.score),
-      exact_score: computation.exact_score,
-      maximum: computation.maximum,
-      breakdown: computation.subjects,
-      unfilled: computation.unfilled,
-      scheme: {
-        id: scheme.id,
-        name: scheme.name,
-        intake_year: scheme.intake_year,
-        method: scheme.method,
-        life_orientation: scheme.life_orientation,
-        maximum: scheme.maximum,
-        confidence: scheme.confidence,
-        notes: scheme.notes,
-        source_url: scheme.source_url,
-        verified_on: scheme.verified_on,
-      },
+    aps_score: computation.score,
+    university_slug: document.university.slug,
+    qualifies_for: qualifiesFor(document, marks, computation.score),
+    exact_score: computation.exact_score,
+    maximum: computation.maximum,
+    breakdown: computation.subjects,
+    unfilled: computation.unfilled,
+    scheme: {
+      id: scheme.id,
+      name: scheme.name,
+      intake_year: scheme.intake_year,
+      method: scheme.method,
+      life_orientation: scheme.life_orientation,
+      maximum: scheme.maximum,
+      confidence: scheme.confidence,
+      notes: scheme.notes,
+      source_url: scheme.source_url,
+      verified_on: scheme.verified_on,
     },
   };
+}
+
+export async function answerApsRequest(body: unknown, loadUniversity: Loader): Promise<ApsResponse> {
+  if (!isObject(body)) {
+    return invalid([{ path: "body", message: `must be a JSON object with university_slug and marks, not ${describe(body)}` }]);
+  }
+  const details: ApsErrorDetail[] = [];
+  const document = await checkUniversity(body.university_slug, loadUniversity, details);
+  const knownSubjects = document ? new Set(document.subjects.map((s) => s.slug)) : null;
+  const marks = checkMarks(body.marks, knownSubjects, details);
+  if (details.length > 0 || document === null) return invalid(details);
+  return { status: 200, data: apsResultOf(document, marks) };
 }

@@ -2,6 +2,7 @@
 // the aps-*.csv tables (build/aps.ts) and the Worker reads it back, so these types are the contract
 // between the two. Subject classes arrive resolved to subject slugs: the engine never needs the subject
 // table's groups, which keeps it small enough to run per request on workerd.
+import type { Confidence } from "../../schema/vocabulary.ts";
 
 export const APS_METHODS = ["points", "percentage-sum", "percentage-average", "percentage-tenths"] as const;
 export type ApsMethod = (typeof APS_METHODS)[number];
@@ -9,8 +10,6 @@ export type ApsMethod = (typeof APS_METHODS)[number];
 export const LIFE_ORIENTATION_TREATMENTS = ["excluded", "counted", "separate-table", "bonus"] as const;
 export type LifeOrientationTreatment = (typeof LIFE_ORIENTATION_TREATMENTS)[number];
 
-export const CONFIDENCE_LEVELS = ["high", "medium", "low"] as const;
-export type Confidence = (typeof CONFIDENCE_LEVELS)[number];
 
 /**
  * One band of a scale. `from` and `to` are whole percentages as universities print them ("50-59"); a

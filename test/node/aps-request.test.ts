@@ -1,8 +1,8 @@
-// handleApsRequest: every way a body can be wrong gets a 422 with the exact path, all problems at once;
+// answerApsRequest: every way a body can be wrong gets a 422 with the exact path, all problems at once;
 // a good body gets the SPEC.md fields plus the breakdown and the scheme.
 import { LEARNER_A_MARKS } from "../fixtures/learners.ts";
 import { beforeAll, describe, expect, it } from "vitest";
-import { ApsResultSchema, MAX_MARKS, handleApsRequest, type ApsResponse } from "../../domain/aps/request.ts";
+import { ApsResultSchema, MAX_MARKS, answerApsRequest, type ApsResponse } from "../../domain/aps/request.ts";
 import type { ApsUniversityDocument } from "../../domain/aps/scheme.ts";
 import { loadApsSources } from "../fixtures/aps.ts";
 
@@ -20,7 +20,7 @@ const UP = "university-of-pretoria";
 const GOOD_MARKS = LEARNER_A_MARKS;
 
 async function detailsOf(body: unknown) {
-  const response = await handleApsRequest(body, load);
+  const response = await answerApsRequest(body, load);
   expect(response.status).toBe(422);
   if (response.status !== 422) throw new Error("expected 422");
   expect(response.code).toBe("invalid_aps_request");
@@ -29,7 +29,7 @@ async function detailsOf(body: unknown) {
 }
 const pathsOf = async (body: unknown) => (await detailsOf(body)).map((d) => d.path);
 
-describe("handleApsRequest: 422 cases", () => {
+describe("answerApsRequest: 422 cases", () => {
   it.each([
     ["null", null],
     ["an array", [1, 2]],
@@ -81,7 +81,7 @@ describe("handleApsRequest: 422 cases", () => {
     const marks = slugs.map((subject_slug) => ({ subject_slug, percentage: 50 }));
     expect(await detailsOf({ university_slug: UP, marks })).toEqual([{ path: "marks", message: expect.stringContaining(`at most ${MAX_MARKS}`) }]);
     // Exactly the limit is fine.
-    expect((await handleApsRequest({ university_slug: UP, marks: marks.slice(0, MAX_MARKS) }, load)).status).toBe(200);
+    expect((await answerApsRequest({ university_slug: UP, marks: marks.slice(0, MAX_MARKS) }, load)).status).toBe(200);
   });
 
   it("a mark that is not an object", async () => {
@@ -151,10 +151,10 @@ describe("handleApsRequest: 422 cases", () => {
   });
 });
 
-describe("handleApsRequest: 200", () => {
+describe("answerApsRequest: 200", () => {
   let response: ApsResponse;
   beforeAll(async () => {
-    response = await handleApsRequest({ university_slug: UP, marks: GOOD_MARKS }, load);
+    response = await answerApsRequest({ university_slug: UP, marks: GOOD_MARKS }, load);
   });
 
   it("scores on the university's scheme and keeps SPEC.md's fields", () => {
@@ -172,7 +172,7 @@ describe("handleApsRequest: 200", () => {
   });
 
   it("accepts boundary percentages 0 and 100 and extra fields", async () => {
-    const result = await handleApsRequest(
+    const result = await answerApsRequest(
       { university_slug: UP, marks: [{ subject_slug: "mathematics", percentage: 0, note: "x" }, { subject_slug: "geography", percentage: 100 }], extra: true },
       load,
     );
@@ -182,7 +182,7 @@ describe("handleApsRequest: 200", () => {
 
   it("answers every university", async () => {
     for (const slug of documents.keys()) {
-      const result = await handleApsRequest({ university_slug: slug, marks: GOOD_MARKS }, load);
+      const result = await answerApsRequest({ university_slug: slug, marks: GOOD_MARKS }, load);
       expect(result.status, slug).toBe(200);
       if (result.status === 200) ApsResultSchema.parse(result.data);
     }

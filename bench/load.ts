@@ -1,0 +1,134 @@
+// npm run bench -- load [--seconds N] [--connections N]: a bounded mixed load against the local server
+// (wrangler's workerd on loopback, the test data set): detail and list GETs, APS and ID POSTs, at 32
+// keep-alive connections for a fixed time. Prints requests per second, p50/p99 and the non-2xx answers by
+// status, and fails (exit code 1) on any 5xx. Bounded well under the ~75,000 requests after which
+// wrangler dev 4.86.0 itself runs out of heap (README, Benchmarks).
+import http from "node:http";
+import { performance } from "node:perf_hooks";
+import { startLocalServer } from "./local-server.ts";
+
+export type LoadRequest = { method: "GET" | "POST"; path: string; body?: string };
+export type MixedFigures = {
+  requests: number;
+  perSecond: number;
+  p50: number;
+  p99: number;
+  byStatus: Map<number, number>;
+  failures: number;
+};
+
+export async function mixedLoad(
+  origin: string,
+  headers: Record<string, string>,
+  requests: LoadRequest[],
+  seconds: number,
+  connections: number,
+  maxRequests = Number.POSITIVE_INFINITY,
+): Promise<MixedFigures> {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: connections });
+  const latencies: number[] = [];
+  const byStatus = new Map<number, number>();
+  let failures = 0;
+  let sent = 0;
+  const end = performance.now() + seconds * 1000;
+  const one = (spec: LoadRequest) =>
+    new Promise<void>((resolve) => {
+      const started = performance.now();
+      const request = http.request(
+        `${origin}${spec.path}`,
+        {
+          agent,
+          method: spec.method,
+          headers: spec.body === undefined ? headers : { ...headers, "content-type": "application/json", "content-length": Buffer.byteLength(spec.body) },
+        },
+        (response) => {
+          response.resume();
+          response.on("end", () => {
+            latencies.push(performance.now() - started);
+            byStatus.set(response.statusCode ?? 0, (byStatus.get(response.statusCode ?? 0) ?? 0) + 1);
+            resolve();
+          });
+        },
+      );
+      request.on("error", () => {
+        failures++;
+        resolve();
+      });
+      request.end(spec.body);
+    });
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: connections }, async (_, lane) => {
+      for (let i = lane; performance.now() < end && sent < maxRequests; i += connections) {
+        sent++;
+        await one(requests[i % requests.length] as LoadRequest);
+      }
+    }),
+  );
+  const elapsed = (performance.now() - started) / 1000;
+  agent.destroy();
+  latencies.sort((a, b) => a - b);
+  const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? Number.NaN;
+  return { requests: latencies.length, perSecond: latencies.length / elapsed, p50: at(0.5), p99: at(0.99), byStatus, failures };
+}
+
+const MARKS = [
+  { subject_slug: "english-home-language", percentage: 72 },
+  { subject_slug: "mathematics", percentage: 64 },
+  { subject_slug: "physical-sciences", percentage: 58 },
+  { subject_slug: "life-sciences", percentage: 69 },
+  { subject_slug: "geography", percentage: 75 },
+  { subject_slug: "isizulu-first-additional-language", percentage: 81 },
+  { subject_slug: "life-orientation", percentage: 85 },
+];
+
+/** The mix: what an application portal sends, detail and list reads first among them. */
+export async function loadMix(origin: string, headers: Record<string, string>): Promise<LoadRequest[]> {
+  const get = async (path: string) => {
+    const response = await fetch(`${origin}${path}`, { headers });
+    return (await response.json()) as { data: { id: string; slug?: string }[] };
+  };
+  const universities = (await get("/v1/data/universities?per_page=100")).data;
+  const qualifications = (await get("/v1/data/qualifications?per_page=100")).data;
+  const schools = (await get("/v1/data/high-schools?per_page=100&page=3")).data;
+  const mix: LoadRequest[] = [];
+  universities.forEach((u, i) => {
+    mix.push({ method: "GET", path: `/v1/data/universities/${u.slug}` });
+    mix.push({ method: "GET", path: `/v1/data/qualifications?page=${(i % 5) + 1}&per_page=${[10, 20, 50, 100][i % 4]}` });
+    const q = qualifications[i % Math.max(1, qualifications.length)];
+    if (q) mix.push({ method: "GET", path: `/v1/data/qualifications/${q.id}/requirements` });
+    const s = schools[i % Math.max(1, schools.length)];
+    if (s) mix.push({ method: "GET", path: `/v1/data/high-schools/${s.id}` });
+    mix.push({ method: "POST", path: "/v1/data/aps-calculator", body: JSON.stringify({ university_slug: u.slug, marks: MARKS }) });
+    mix.push({ method: "POST", path: "/v1/id/parse", body: JSON.stringify({ id_number: `0${(i % 9) + 1}0229500908${i % 10}` }) });
+  });
+  return mix;
+}
+
+export function formatMixed(title: string, f: MixedFigures): string {
+  const other = [...f.byStatus].filter(([status]) => status < 200 || status >= 300).sort(([a], [b]) => a - b);
+  const non2xx = other.length === 0 ? "none" : other.map(([status, n]) => `${status}: ${n}`).join(", ");
+  return (
+    `  ${title}\n` +
+    `    ${f.requests} requests, ${f.perSecond.toFixed(0)} req/s, p50 ${f.p50.toFixed(1)} ms, p99 ${f.p99.toFixed(1)} ms\n` +
+    `    non-2xx by status: ${non2xx}; connection failures: ${f.failures}`
+  );
+}
+
+export async function benchLoad(seconds = 60, connections = 32): Promise<boolean> {
+  const server = await startLocalServer();
+  try {
+    const mix = await loadMix(server.origin, server.headers);
+    const figures = await mixedLoad(server.origin, server.headers, mix, seconds, connections, 60_000);
+    console.log(`\nMixed load (${connections} connections, ${seconds} s, ${mix.length} distinct requests in rotation)`);
+    console.log(formatMixed("GET detail/list/requirements/school, POST APS and ID", figures));
+    const errors = [...figures.byStatus].filter(([status]) => status >= 500).reduce((n, [, count]) => n + count, 0);
+    if (errors > 0 || figures.failures > 0) {
+      console.error(`\nLOAD FAILED: ${errors} response(s) with status 5xx, ${figures.failures} connection failure(s)`);
+      return false;
+    }
+    return true;
+  } finally {
+    await server.dispose();
+  }
+}

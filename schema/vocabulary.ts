@@ -1,0 +1,52 @@
+// The project's one vocabulary: every identifier pattern and every closed list of values, defined once.
+// The source tables (build/tables/), the API schemas (schema/api.ts), the Worker's router and query
+// parser (functions/), the APS request checks (domain/aps/) and the importers all import from here, so
+// a value can never be allowed in one place and refused in another.
+
+/** Pattern sources without anchors, so routes can embed them; the anchored RegExps are below. */
+export const PATTERN = {
+  /** Lower-case kebab-case: university, subject, bursary and field slugs. */
+  slug: "[a-z0-9]+(?:-[a-z0-9]+)*",
+  /** Any lower-case UUID (the API accepts every version in paths). */
+  uuid: "[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}",
+  /** An RFC 9562 UUID (versions 1-8, variant 10xx): what the sources must hold for new ids. */
+  uuidStrict: "[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}",
+  /** Ids derived from a record's key: `hs_…`, `pc_…`, `bur_…`, `pro_…` (build/ids.ts). */
+  opaqueId: "[a-z]+_[0-9a-f]{16}",
+  date: "\\d{4}-\\d{2}-\\d{2}",
+} as const;
+
+const anchored = (source: string) => new RegExp(`^${source}$`);
+export const SLUG = anchored(PATTERN.slug);
+export const UUID = anchored(PATTERN.uuid);
+export const UUID_STRICT = anchored(PATTERN.uuidStrict);
+export const OPAQUE_ID = anchored(PATTERN.opaqueId);
+export const ISO_DATE = anchored(PATTERN.date);
+/** The longest slug a request may name; longer values are refused before any lookup. */
+export const MAX_SLUG_LENGTH = 100;
+
+export const CONFIDENCE_LEVELS = ["high", "medium", "low"] as const;
+export type Confidence = (typeof CONFIDENCE_LEVELS)[number];
+
+export const QUALIFICATION_TYPES = [
+  "bachelor",
+  "diploma",
+  "higher-certificate",
+  "advanced-certificate",
+  "extended-bachelor",
+  "extended-diploma",
+] as const;
+export type QualificationType = (typeof QUALIFICATION_TYPES)[number];
+
+export const UNIVERSITY_TYPES = ["traditional", "comprehensive", "university-of-technology"] as const;
+
+export const SUBJECT_GROUPS = ["official-language", "non-official-language", "mathematics", "life-orientation", "elective"] as const;
+export const LANGUAGE_LEVELS = ["HL", "FAL", "SAL"] as const;
+
+export const SCHOOL_SECTORS = ["public", "independent"] as const;
+export const SCHOOL_PHASES = ["secondary", "combined"] as const;
+export const QUINTILES = [1, 2, 3, 4, 5] as const;
+
+export const BURSARY_PROVIDER_TYPES = ["government", "provincial", "seta", "municipal", "corporate", "foundation", "university"] as const;
+
+export const FEE_TYPES = ["application"] as const;
