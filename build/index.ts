@@ -70,6 +70,12 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
   log(`load      ${definitions.length} tables, ${[...loaded.tables.values()].reduce((n, t) => n + t.rows.length, 0)} rows`);
   const validated = validateTables(loaded.tables);
   log(`validate  ${[...validated.valid.values()].reduce((n, t) => n + t.rows.length, 0)} valid rows, ${validated.problems.length} problem(s)`);
+  const unreadable = [...loaded.tables.values()].filter((t) => t.unreadable).map((t) => t.definition.name);
+  if (unreadable.length > 0) {
+    // Keys, references and links need whole tables; with one missing they would only report its echoes.
+    log(`link      skipped: ${unreadable.join(", ")} could not be read`);
+    return { ok: false, problems: sortProblems([...loaded.problems, ...validated.problems]), warnings: [], seconds: seconds() };
+  }
   const keyProblems = checkKeysAndReferences(tables, validated.valid);
   const linked = linkModel(tables, validated.valid, options.today);
   const aps = linkApsSchemes(tables, validated.valid, linked.model);
@@ -103,8 +109,11 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
   return { ok: true, manifest: emission.manifest, warnings, seconds: seconds(), model: linked.model };
 }
 
+/** Unreadable files first (their cause is what to fix first), then by file and line. */
 function sortProblems(problems: Problem[]): Problem[] {
-  return [...problems].sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line));
+  return [...problems].sort(
+    (a, b) => Number(b.fatal ?? false) - Number(a.fatal ?? false) || (a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line),
+  );
 }
 
 /** One line per university, so the gaps in the curated data are visible at every build. */

@@ -8,7 +8,14 @@ import type { TableDefinition } from "./tables/define.ts";
 import type { Place, Problem } from "./problems.ts";
 
 export type RawRow = Place & { cells: Record<string, string> };
-export type RawTable = { definition: TableDefinition; files: string[]; rows: RawRow[] };
+export type RawTable = {
+  definition: TableDefinition;
+  files: string[];
+  rows: RawRow[];
+  /** A file of the table could not be read as CSV (or has the wrong header): its rows are missing, so
+   * every check that needs the whole table (keys, references, links) would only report knock-on problems. */
+  unreadable: boolean;
+};
 
 export type SourceFolders = {
   /** The committed tables. */
@@ -33,12 +40,15 @@ export async function loadTables(
       files.push(...found.sort());
     }
     const rows: RawRow[] = [];
+    let unreadable = false;
     for (const file of files) {
       const shown = path.relative(folders.root, file) || file;
+      const before = problems.length;
       // A national table has hundreds of thousands of rows: too many to spread into push().
       for (const row of await loadFile(file, shown, definition, problems)) rows.push(row);
+      if (problems.slice(before).some((p) => p.fatal)) unreadable = true;
     }
-    tables.set(definition.name, { definition, files: files.map((f) => path.relative(folders.root, f)), rows });
+    tables.set(definition.name, { definition, files: files.map((f) => path.relative(folders.root, f)), rows, unreadable });
   }
   return { tables, problems };
 }
@@ -50,12 +60,12 @@ async function loadFile(file: string, shown: string, definition: TableDefinition
     records = parse(text, { bom: true, info: true, skip_empty_lines: true, relax_column_count: true }) as never;
   } catch (error) {
     const e = error as { lines?: number; message: string };
-    problems.push({ file: shown, line: e.lines ?? 1, expected: `well-formed CSV (${e.message})` });
+    problems.push({ file: shown, line: e.lines ?? 1, expected: `well-formed CSV (${e.message})`, fatal: true });
     return [];
   }
   const [header, ...body] = records;
   if (!header) {
-    problems.push({ file: shown, line: 1, expected: `a header row: ${Object.keys(definition.row.shape).join(",")}` });
+    problems.push({ file: shown, line: 1, expected: `a header row: ${Object.keys(definition.row.shape).join(",")}`, fatal: true });
     return [];
   }
   const columns = header.record.map((c) => c.trim());
@@ -74,6 +84,7 @@ async function loadFile(file: string, shown: string, definition: TableDefinition
       line: header.info.lines,
       value: columns.join(","),
       expected: `the header ${expectedColumns.join(",")} (${parts.join("; ")})`,
+      fatal: true,
     });
     return [];
   }

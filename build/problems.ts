@@ -7,6 +7,9 @@ export type Problem = Place & {
   column?: string;
   value?: string;
   expected: string;
+  /** The file could not be read at all (not CSV, wrong header): reported first, and checks that need its
+   * table are skipped rather than flooding the report with knock-on problems. */
+  fatal?: boolean;
 };
 
 export type Warning = { resource: string; message: string };

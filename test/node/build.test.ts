@@ -141,6 +141,23 @@ describe("a broken build", () => {
     if (!bad.ok) expect(bad.problems[0]?.expected).toMatch(/well-formed CSV/);
   });
 
+  it("reports a stray quote as the first and only problem, without the knock-on problems of a missing table", async () => {
+    const sources = await copyOfSources();
+    cleanup.push(sources);
+    const file = path.join(sources, "subjects.csv");
+    const lines = (await readFile(file, "utf8")).split("\n");
+    lines[5] = lines[5]?.replace(",", ',"') ?? "";
+    await writeFile(file, lines.join("\n"));
+    const result = await runBuild(await options({ sourcesDir: sources }));
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(result.problems[0]?.file.endsWith("subjects.csv")).toBe(true);
+    expect(result.problems[0]?.fatal).toBe(true);
+    expect(result.problems[0]?.expected).toMatch(/well-formed CSV/);
+    expect(result.problems[0]?.line).toBeGreaterThanOrEqual(6);
+    expect(result.problems).toHaveLength(1);
+  });
+
   it("gives a prospectus published in parts one document path per part, and a part needs a title", async () => {
     const sources = await copyOfSources();
     cleanup.push(sources);
