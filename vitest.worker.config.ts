@@ -24,6 +24,8 @@ export default defineConfig({
         bindings: {
           TOKEN_JWKS: JSON.stringify({ keys: [current.publicJwk, next.publicJwk] }),
           TEST_SIGNING_KEYS: JSON.stringify({ current: current.privateJwk, next: next.privateJwk, stranger: stranger.privateJwk }),
+          // Runs per fuzz property (test/worker/fuzz.spec.ts): npm test keeps it small, npm run fuzz -- --runs N raises it.
+          FUZZ_RUNS: process.env.FUZZ_RUNS ?? "40",
         },
       },
     }),

@@ -3,9 +3,9 @@
 import path from "node:path";
 import { unstable_startWorker } from "wrangler";
 import { SCOPES } from "../domain/scopes.ts";
-import { newSigningKey, publicJwk } from "../scripts/keys.ts";
-import { signToken } from "../scripts/token.ts";
-import { WRANGLER_OFFLINE_ENV } from "../scripts/wrangler-env.ts";
+import { newSigningKey, publicJwk } from "../lib/signing-keys.ts";
+import { signToken } from "../lib/tokens.ts";
+import { WRANGLER_OFFLINE_ENV } from "../lib/wrangler-env.ts";
 import { prepareTestDataset, ROOT } from "../test/support/dataset.ts";
 
 Object.assign(process.env, WRANGLER_OFFLINE_ENV);

@@ -12,7 +12,7 @@ import { formatProblem } from "../build/problems.ts";
 import { todayInJohannesburg } from "../lib/dates.ts";
 import { UnreadableFileError } from "../importers/read-table.ts";
 import { writeFileAtomically } from "../importers/output.ts";
-import { WRANGLER_OFFLINE_ENV } from "../scripts/wrangler-env.ts";
+import { WRANGLER_OFFLINE_ENV } from "../lib/wrangler-env.ts";
 import { loadUpstreamConfig } from "./config.ts";
 import { diffBuilds, type BuildDiff } from "./diff.ts";
 import type { DownloadOptions } from "./download.ts";

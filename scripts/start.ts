@@ -7,8 +7,9 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import { defaultBuildOptions, formatSummary, runBuild } from "../build/index.ts";
 import { recoverInterruptedPublish } from "../build/publish.ts";
-import { ensureDevKeys, ROOT } from "./keys.ts";
-import { WRANGLER_OFFLINE_ENV } from "./wrangler-env.ts";
+import { ROOT } from "../lib/root.ts";
+import { ensureDevKeys } from "../lib/signing-keys.ts";
+import { WRANGLER_OFFLINE_ENV } from "../lib/wrangler-env.ts";
 
 
 

@@ -3,7 +3,7 @@
 import { spawnSync } from "node:child_process";
 import path from "node:path";
 import { prepareTestDataset, ROOT } from "../test/support/dataset.ts";
-import { WRANGLER_OFFLINE_ENV } from "./wrangler-env.ts";
+import { WRANGLER_OFFLINE_ENV } from "../lib/wrangler-env.ts";
 
 function run(title: string, args: string[]): boolean {
   console.log(`\n=== ${title}\n`);

@@ -2,10 +2,10 @@
 // set, and the test talks HTTP to it on 127.0.0.1.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { unstable_startWorker } from "wrangler";
-import { newSigningKey, publicJwk } from "../../scripts/keys.ts";
-import { signToken } from "../../scripts/token.ts";
+import { newSigningKey, publicJwk } from "../../lib/signing-keys.ts";
+import { signToken } from "../../lib/tokens.ts";
 import { prepareTestDataset, ROOT } from "../support/dataset.ts";
-import { WRANGLER_OFFLINE_ENV } from "../../scripts/wrangler-env.ts";
+import { WRANGLER_OFFLINE_ENV } from "../../lib/wrangler-env.ts";
 import path from "node:path";
 
 Object.assign(process.env, WRANGLER_OFFLINE_ENV);

@@ -1,7 +1,7 @@
 // wrangler phones home (telemetry, update checks, request.cf data) unless told not to; the project runs
 // offline, locally and in CI. See ../shared/reference/platform.md.
 import path from "node:path";
-import { ROOT } from "./keys.ts";
+import { ROOT } from "./root.ts";
 
 export const WRANGLER_OFFLINE_ENV = {
   WRANGLER_SEND_METRICS: "false",
