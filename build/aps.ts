@@ -1,19 +1,16 @@
-// APS schemes: the aps-*.csv tables checked across rows and assembled into one scheme per university,
-// then written as the per-university internal document the Worker scores requests against. Checks on a
-// single row are in the row schemas (build/tables/aps.ts); keys and references are checked generically.
-import type { SourceTables } from "./tables/index.ts";
-import type { Row, TableDefinition } from "./tables/define.ts";
-import type { ValidRow, ValidTable } from "./validate.ts";
+// APS schemes (part of the link stage): the aps-*.csv tables checked across rows and assembled into one
+// scheme per university. Checks on a single row are in the row schemas (build/tables/aps.ts); keys and
+// references are checked generically. The emit stage writes each scheme into the internal document the
+// Worker scores requests against (build/internal-documents.ts).
+import { computeAps } from "../domain/aps/engine.ts";
+import type { ApsScheme, ScaleAssignment, ScaleBand, SelectionSlot } from "../domain/aps/scheme.ts";
 import type { Model, Subject } from "./link.ts";
 import type { Place, Problem, Warning } from "./problems.ts";
-import type { EmittedFile } from "./emit.ts";
-import { levelOfPercentage, percentageOfLevel } from "./records.ts";
-import { paths } from "../lib/layout.ts";
-import { computeAps } from "../domain/aps/engine.ts";
-import type { ApsScheme, ApsUniversityDocument, ScaleAssignment, ScaleBand } from "../domain/aps/scheme.ts";
+import type { SourceTables } from "./tables/index.ts";
+import type { ValidRows, ValidTables } from "./validate.ts";
 
 type T = SourceTables;
-type Rows<D extends TableDefinition> = ValidRow<Row<D>>[];
+type Rows<K extends keyof T> = ValidRows<T[K]>;
 
 const LIFE_ORIENTATION = "life-orientation";
 
@@ -44,7 +41,7 @@ export type ApsLink = {
 };
 
 /** Subject slugs of each class: a row names one subject, or a subject group narrowed by language level. */
-function resolveClasses(rows: Rows<T["apsSubjectClasses"]>, subjects: Subject[], problems: Problem[]): Map<string, string[]> {
+function resolveClasses(rows: Rows<"apsSubjectClasses">, subjects: Subject[], problems: Problem[]): Map<string, string[]> {
   const members = new Map<string, Set<string>>();
   for (const { at, row } of rows) {
     const matched =
@@ -67,7 +64,7 @@ function resolveClasses(rows: Rows<T["apsSubjectClasses"]>, subjects: Subject[],
 }
 
 /** Bands of each scale, checked to cover 0-100 once each and to never pay less for a higher percentage. */
-function resolveScales(rows: Rows<T["apsScales"]>, problems: Problem[]): Map<string, ScaleBand[]> {
+function resolveScales(rows: Rows<"apsScales">, problems: Problem[]): Map<string, ScaleBand[]> {
   const byScale = new Map<string, { at: Place; band: ScaleBand }[]>();
   for (const { at, row } of rows) {
     const bands = byScale.get(row.scale) ?? [];
@@ -122,125 +119,136 @@ const highestOf = (band: ScaleBand) => band.points ?? (band.points_per_percent ?
 
 const FACTOR_OF_METHOD = { "percentage-sum": 1, "percentage-average": 1, "percentage-tenths": 0.1 } as const;
 
-export function linkApsSchemes(tables: SourceTables, valid: Map<string, ValidTable>, model: Model): ApsLink {
-  const problems: Problem[] = [];
-  const warnings: Warning[] = [];
-  const rowsOf = <D extends TableDefinition>(definition: D) => (valid.get(definition.name)?.rows ?? []) as Rows<D>;
+type SchemeInputs = {
+  classes: Map<string, string[]>;
+  scales: Map<string, ScaleBand[]>;
+  scaleRows: Rows<"apsSchemeScales">;
+  selectionRows: Rows<"apsSchemeSelection">;
+  bonusRows: Rows<"apsBonuses">;
+  topLearner: { subject_slug: string; percentage: number }[];
+};
+type SchemeRow = Rows<"apsSchemes">[number];
+type Report = (column: string, value: string, expected: string) => void;
 
-  const classes = resolveClasses(rowsOf(tables.apsSubjectClasses), model.subjects, problems);
-  const scales = resolveScales(rowsOf(tables.apsScales), problems);
-  const known = new Set(model.subjects.map((s) => s.slug));
-  const topLearner = TOP_LEARNER_SUBJECTS.filter((slug) => known.has(slug)).map((subject_slug) => ({ subject_slug, percentage: 100 }));
-
-  const scaleRows = rowsOf(tables.apsSchemeScales);
-  const selectionRows = rowsOf(tables.apsSchemeSelection);
-  const bonusRows = rowsOf(tables.apsBonuses);
-
-  const assembled: { at: Place; scheme: ApsScheme }[] = [];
-  for (const { at, row } of rowsOf(tables.apsSchemes)) {
-    const before = problems.length;
-    const problem = (column: string, value: string, expected: string) => problems.push({ ...at, column, value, expected });
-
-    const assignments = scaleRows.filter((r) => r.row.scheme === row.scheme);
-    const defaults = assignments.filter((r) => r.row.class === null);
-    if (defaults.length !== 1) problem("scheme", row.scheme, "exactly one row in aps-scheme-scales.csv with an empty class (the default scale)");
-    const claimedBy = new Map<string, string>();
-    const scaleAssignments: ScaleAssignment[] = [];
-    for (const { at: assignmentAt, row: assignment } of [...assignments].sort((a, b) => (a.row.class === null ? 1 : b.row.class === null ? -1 : 0))) {
-      const subjects = assignment.class === null ? null : (classes.get(assignment.class) ?? []);
-      for (const slug of subjects ?? []) {
-        const other = claimedBy.get(slug);
-        if (other !== undefined) {
-          problems.push({
-            ...assignmentAt,
-            column: "class",
-            value: assignment.class ?? "",
-            expected: `a class that shares no subject with another scaled class of ${row.scheme} (${slug} is also in ${other})`,
-          });
-        }
-        claimedBy.set(slug, assignment.class ?? "");
-      }
-      scaleAssignments.push({ class: assignment.class, subjects, scale: assignment.scale, bands: scales.get(assignment.scale) ?? [] });
-    }
-
-    for (const assignment of scaleAssignments) {
-      const wrong = assignment.bands.find((band) =>
-        row.method === "points" ? band.points === null : band.points_per_percent !== null && band.points_per_percent !== FACTOR_OF_METHOD[row.method],
-      );
-      if (wrong) {
-        problem(
-          "method",
-          row.method,
-          `a method that matches scale ${assignment.scale} (${row.method === "points" ? "a points scheme needs fixed points in every band" : `a ${row.method} scheme scores percentages x ${FACTOR_OF_METHOD[row.method]}`})`,
-        );
-      }
-    }
-
-    const selection = selectionRows
-      .filter((r) => r.row.scheme === row.scheme)
-      .sort((a, b) => a.row.position - b.row.position)
-      .map(({ row: slot }) => ({ class: slot.class, subjects: classes.get(slot.class) ?? [], count: slot.count, note: slot.note }));
-    if (selection.length === 0) problem("scheme", row.scheme, "at least one row in aps-scheme-selection.csv saying which subjects count");
-
-    const loCounted = selection.some((slot) => slot.subjects.includes(LIFE_ORIENTATION));
-    const loScaled = scaleAssignments.some((a) => a.subjects?.includes(LIFE_ORIENTATION));
-    const loExpected = {
-      excluded: [!loCounted, "Life Orientation in no selection class"],
-      counted: [loCounted && !loScaled, "Life Orientation in a selection class and scored on the default scale"],
-      "separate-table": [loCounted && loScaled, "Life Orientation in a selection class and given its own scale in aps-scheme-scales.csv"],
-      bonus: [loCounted && loScaled, "Life Orientation in a selection class and given its own (small) scale in aps-scheme-scales.csv"],
-    } as const;
-    const [loOk, loWhat] = loExpected[row.life_orientation];
-    if (!loOk) problem("life_orientation", row.life_orientation, `a treatment that matches the scheme's other tables (${row.life_orientation} needs ${loWhat})`);
-
-    const bonusesOfScheme = bonusRows.filter((r) => r.row.scheme === row.scheme).sort((a, b) => a.row.from_percentage - b.row.from_percentage);
-    for (const [i, bonus] of bonusesOfScheme.entries()) {
-      const overlapping = bonusesOfScheme
-        .slice(0, i)
-        .find((o) => o.row.class === bonus.row.class && o.row.to_percentage >= bonus.row.from_percentage);
-      if (overlapping) {
+/** Which scale each class is scored on; one default; a subject in at most one scaled class. */
+function scaleAssignmentsOf({ row }: SchemeRow, inputs: SchemeInputs, problems: Problem[], report: Report): ScaleAssignment[] {
+  const assignments = inputs.scaleRows.filter((r) => r.row.scheme === row.scheme);
+  const defaults = assignments.filter((r) => r.row.class === null);
+  if (defaults.length !== 1) report("scheme", row.scheme, "exactly one row in aps-scheme-scales.csv with an empty class (the default scale)");
+  const claimedBy = new Map<string, string>();
+  const scaleAssignments: ScaleAssignment[] = [];
+  for (const { at: assignmentAt, row: assignment } of [...assignments].sort((a, b) => (a.row.class === null ? 1 : b.row.class === null ? -1 : 0))) {
+    const subjects = assignment.class === null ? null : (inputs.classes.get(assignment.class) ?? []);
+    for (const slug of subjects ?? []) {
+      const other = claimedBy.get(slug);
+      if (other !== undefined) {
         problems.push({
-          ...bonus.at,
-          column: "from_percentage",
-          value: String(bonus.row.from_percentage),
-          expected: `a bonus band that does not overlap ${overlapping.row.from_percentage}-${overlapping.row.to_percentage} of class ${bonus.row.class}`,
+          ...assignmentAt,
+          column: "class",
+          value: assignment.class ?? "",
+          expected: `a class that shares no subject with another scaled class of ${row.scheme} (${slug} is also in ${other})`,
         });
       }
+      claimedBy.set(slug, assignment.class ?? "");
     }
-
-    const scheme: ApsScheme = {
-      id: row.scheme,
-      university_slug: row.university_slug,
-      name: row.name,
-      intake_year: row.intake_year,
-      method: row.method,
-      life_orientation: row.life_orientation,
-      maximum: row.maximum,
-      confidence: row.confidence,
-      notes: row.notes ?? "",
-      source_url: row.source_url,
-      verified_on: row.verified_on,
-      scales: scaleAssignments,
-      selection,
-      bonuses: bonusesOfScheme.map(({ row: b }) => ({
-        class: b.class,
-        subjects: classes.get(b.class) ?? [],
-        from: b.from_percentage,
-        to: b.to_percentage,
-        points: b.points,
-      })),
-    };
-    if (problems.length === before) {
-      // The declared maximum is what a learner with 100% in a full subject set scores; a mismatch means a
-      // band, count or bonus was typed wrong.
-      const best = computeAps(scheme, topLearner);
-      if (best.score !== row.maximum) {
-        problem("maximum", String(row.maximum), `${best.score}, the score of 100% in ${TOP_LEARNER_SUBJECTS.join(", ")} under this scheme's tables (exactly ${best.exact_score})`);
-      }
-    }
-    assembled.push({ at, scheme });
+    scaleAssignments.push({ class: assignment.class, subjects, scale: assignment.scale, bands: inputs.scales.get(assignment.scale) ?? [] });
   }
+  return scaleAssignments;
+}
 
+/** A points scheme needs fixed points in every band; a percentage scheme its own factor. */
+function checkMethodMatchesScales({ row }: SchemeRow, assignments: ScaleAssignment[], report: Report): void {
+  for (const assignment of assignments) {
+    const wrong = assignment.bands.find((band) =>
+      row.method === "points" ? band.points === null : band.points_per_percent !== null && band.points_per_percent !== FACTOR_OF_METHOD[row.method],
+    );
+    if (wrong) {
+      report(
+        "method",
+        row.method,
+        `a method that matches scale ${assignment.scale} (${row.method === "points" ? "a points scheme needs fixed points in every band" : `a ${row.method} scheme scores percentages x ${FACTOR_OF_METHOD[row.method]}`})`,
+      );
+    }
+  }
+}
+
+function selectionOf({ row }: SchemeRow, inputs: SchemeInputs, report: Report): SelectionSlot[] {
+  const selection = inputs.selectionRows
+    .filter((r) => r.row.scheme === row.scheme)
+    .sort((a, b) => a.row.position - b.row.position)
+    .map(({ row: slot }) => ({ class: slot.class, subjects: inputs.classes.get(slot.class) ?? [], count: slot.count, note: slot.note }));
+  if (selection.length === 0) report("scheme", row.scheme, "at least one row in aps-scheme-selection.csv saying which subjects count");
+  return selection;
+}
+
+/** The declared Life Orientation treatment must be what the selection and scale tables actually do. */
+function checkLifeOrientation({ row }: SchemeRow, selection: SelectionSlot[], assignments: ScaleAssignment[], report: Report): void {
+  const loCounted = selection.some((slot) => slot.subjects.includes(LIFE_ORIENTATION));
+  const loScaled = assignments.some((a) => a.subjects?.includes(LIFE_ORIENTATION));
+  const loExpected = {
+    excluded: [!loCounted, "Life Orientation in no selection class"],
+    counted: [loCounted && !loScaled, "Life Orientation in a selection class and scored on the default scale"],
+    "separate-table": [loCounted && loScaled, "Life Orientation in a selection class and given its own scale in aps-scheme-scales.csv"],
+    bonus: [loCounted && loScaled, "Life Orientation in a selection class and given its own (small) scale in aps-scheme-scales.csv"],
+  } as const;
+  const [loOk, loWhat] = loExpected[row.life_orientation];
+  if (!loOk) report("life_orientation", row.life_orientation, `a treatment that matches the scheme's other tables (${row.life_orientation} needs ${loWhat})`);
+}
+
+function bonusesOf({ row }: SchemeRow, inputs: SchemeInputs, problems: Problem[]): Rows<"apsBonuses"> {
+  const bonuses = inputs.bonusRows.filter((r) => r.row.scheme === row.scheme).sort((a, b) => a.row.from_percentage - b.row.from_percentage);
+  for (const [i, bonus] of bonuses.entries()) {
+    const overlapping = bonuses.slice(0, i).find((o) => o.row.class === bonus.row.class && o.row.to_percentage >= bonus.row.from_percentage);
+    if (overlapping) {
+      problems.push({
+        ...bonus.at,
+        column: "from_percentage",
+        value: String(bonus.row.from_percentage),
+        expected: `a bonus band that does not overlap ${overlapping.row.from_percentage}-${overlapping.row.to_percentage} of class ${bonus.row.class}`,
+      });
+    }
+  }
+  return bonuses;
+}
+
+function assembleScheme(schemeRow: SchemeRow, inputs: SchemeInputs, problems: Problem[]): ApsScheme {
+  const { at, row } = schemeRow;
+  const before = problems.length;
+  const report: Report = (column, value, expected) => problems.push({ ...at, column, value, expected });
+  const scales = scaleAssignmentsOf(schemeRow, inputs, problems, report);
+  checkMethodMatchesScales(schemeRow, scales, report);
+  const selection = selectionOf(schemeRow, inputs, report);
+  checkLifeOrientation(schemeRow, selection, scales, report);
+  const bonuses = bonusesOf(schemeRow, inputs, problems);
+  const scheme: ApsScheme = {
+    id: row.scheme,
+    university_slug: row.university_slug,
+    name: row.name,
+    intake_year: row.intake_year,
+    method: row.method,
+    life_orientation: row.life_orientation,
+    maximum: row.maximum,
+    confidence: row.confidence,
+    notes: row.notes ?? "",
+    source_url: row.source_url,
+    verified_on: row.verified_on,
+    scales,
+    selection,
+    bonuses: bonuses.map(({ row: b }) => ({ class: b.class, subjects: inputs.classes.get(b.class) ?? [], from: b.from_percentage, to: b.to_percentage, points: b.points })),
+  };
+  if (problems.length === before) {
+    // The declared maximum is what a learner with 100% in a full subject set scores; a mismatch means a
+    // band, count or bonus was typed wrong.
+    const best = computeAps(scheme, inputs.topLearner);
+    if (best.score !== row.maximum) {
+      report("maximum", String(row.maximum), `${best.score}, the score of 100% in ${TOP_LEARNER_SUBJECTS.join(", ")} under this scheme's tables (exactly ${best.exact_score})`);
+    }
+  }
+  return scheme;
+}
+
+/** One scheme per university and intake; the latest intake's is the university's current scheme. */
+function currentSchemes(assembled: { at: Place; scheme: ApsScheme }[], problems: Problem[]): Map<string, ApsScheme> {
   const byUniversity = new Map<string, { at: Place; scheme: ApsScheme }[]>();
   for (const entry of assembled) {
     const list = byUniversity.get(entry.scheme.university_slug) ?? [];
@@ -257,17 +265,17 @@ export function linkApsSchemes(tables: SourceTables, valid: Map<string, ValidTab
     byUniversity.set(entry.scheme.university_slug, list);
   }
   const schemes = new Map<string, ApsScheme>();
-  for (const [slug, list] of byUniversity) {
-    const latest = list.reduce((a, b) => (b.scheme.intake_year > a.scheme.intake_year ? b : a));
-    schemes.set(slug, latest.scheme);
-  }
+  for (const [slug, list] of byUniversity) schemes.set(slug, list.reduce((a, b) => (b.scheme.intake_year > a.scheme.intake_year ? b : a)).scheme);
+  return schemes;
+}
 
-  for (const { at, row } of rowsOf(tables.universities)) {
+/** Every university has a scheme; every min_aps fits its scheme; intakes that differ from the scheme's are named. */
+function checkAgainstCatalogue(valid: ValidTables<T>, schemes: Map<string, ApsScheme>, problems: Problem[], warnings: Warning[]): void {
+  for (const { at, row } of valid.universities) {
     if (!schemes.has(row.slug)) problems.push({ ...at, column: "slug", value: row.slug, expected: "a university with an APS scheme in aps-schemes.csv" });
   }
-
   const otherIntakes = new Map<string, Set<number>>();
-  for (const { at, row } of rowsOf(tables.qualifications)) {
+  for (const { at, row } of valid.qualifications) {
     const scheme = schemes.get(row.university_slug);
     if (!scheme) continue;
     if (row.min_aps > scheme.maximum) {
@@ -293,39 +301,22 @@ export function linkApsSchemes(tables: SourceTables, valid: Map<string, ValidTab
   }
   const unsure = [...schemes.values()].filter((s) => s.confidence === "low").map((s) => s.id);
   if (unsure.length > 0) warnings.push({ resource: "aps", message: `${unsure.length} APS scheme(s) have low confidence: ${sortedText(unsure).join(", ")}` });
-
-  return { schemes, problems, warnings };
 }
 
-/** One internal document per university with a scheme: the scheme, its qualifications, and the subject slugs. */
-export function apsDocuments(model: Model, schemes: Map<string, ApsScheme>): EmittedFile[] {
-  const subjects = model.subjects.map((s) => ({ slug: s.slug, name: s.name }));
-  const files: EmittedFile[] = [];
-  for (const university of model.universities) {
-    const scheme = schemes.get(university.slug);
-    if (!scheme) continue;
-    const document: ApsUniversityDocument = {
-      university: { slug: university.slug, name: university.name, short_name: university.short_name },
-      scheme,
-      qualifications: university.qualifications.map((q) => ({
-        id: q.id,
-        name: q.name,
-        min_aps: q.min_aps,
-        requirements: q.requirements.map((r) => {
-          // Filled in the same way as the public requirement records, so both always agree.
-          const min_percentage = r.min_percentage ?? percentageOfLevel(r.min_level ?? 1);
-          return {
-            subject_slug: r.subject_slug,
-            min_level: r.min_level ?? levelOfPercentage(min_percentage),
-            min_percentage,
-            is_compulsory: r.is_compulsory,
-            alternative_group: r.alternative_group,
-          };
-        }),
-      })),
-      subjects,
-    };
-    files.push({ path: paths.apsUniversity(university.slug), content: JSON.stringify(document) });
-  }
-  return files;
+export function linkApsSchemes(valid: ValidTables<T>, model: Model): ApsLink {
+  const problems: Problem[] = [];
+  const warnings: Warning[] = [];
+  const known = new Set(model.subjects.map((s) => s.slug));
+  const inputs: SchemeInputs = {
+    classes: resolveClasses(valid.apsSubjectClasses, model.subjects, problems),
+    scales: resolveScales(valid.apsScales, problems),
+    scaleRows: valid.apsSchemeScales,
+    selectionRows: valid.apsSchemeSelection,
+    bonusRows: valid.apsBonuses,
+    topLearner: TOP_LEARNER_SUBJECTS.filter((slug) => known.has(slug)).map((subject_slug) => ({ subject_slug, percentage: 100 })),
+  };
+  const assembled = valid.apsSchemes.map((schemeRow) => ({ at: schemeRow.at, scheme: assembleScheme(schemeRow, inputs, problems) }));
+  const schemes = currentSchemes(assembled, problems);
+  checkAgainstCatalogue(valid, schemes, problems, warnings);
+  return { schemes, problems, warnings };
 }

@@ -3,19 +3,21 @@
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
-import { sourceTables } from "./tables/index.ts";
-import type { TableDefinition } from "./tables/define.ts";
-import { loadTables } from "./load.ts";
-import { validateTables } from "./validate.ts";
-import { checkKeysAndReferences, linkModel, type Model } from "./link.ts";
-import { apsDocuments, linkApsSchemes } from "./aps.ts";
-import { resourceRecords, prospectusDocumentPath } from "./records.ts";
-import { layoutFiles, type EmittedFile } from "./emit.ts";
-import { stage, swapIn } from "./publish.ts";
-import { formatProblem, type Problem, type Warning } from "./problems.ts";
-import { paths, type Manifest } from "../lib/layout.ts";
+import type { ApsScheme } from "../domain/aps/scheme.ts";
 import { todayInJohannesburg } from "../lib/dates.ts";
+import type { Manifest } from "../lib/layout.ts";
 import { CONFIDENCE_LEVELS } from "../schema/vocabulary.ts";
+import { linkApsSchemes } from "./aps.ts";
+import { layoutFiles } from "./emit.ts";
+import { apsDocuments, prospectusDocuments } from "./internal-documents.ts";
+import { checkKeysAndReferences, linkModel, type Model } from "./link.ts";
+import { loadTables } from "./load.ts";
+import { formatProblem, type Problem, type Warning } from "./problems.ts";
+import { stage, swapIn } from "./publish.ts";
+import { resourceRecords } from "./records.ts";
+import type { TableDefinition } from "./tables/define.ts";
+import { sourceTables } from "./tables/index.ts";
+import { rowCount, validateTables } from "./validate.ts";
 
 export type BuildOptions = {
   /** Folder paths in reports are relative to. */
@@ -53,43 +55,51 @@ export function defaultBuildOptions(root: string, overrides: Partial<BuildOption
   };
 }
 
-function internalDocuments(model: Model): EmittedFile[] {
-  const documents: Record<string, string> = {};
-  for (const p of model.prospectuses) documents[prospectusDocumentPath(p)] = p.source_url;
-  return [{ path: paths.prospectusDocuments(), content: JSON.stringify(documents) }];
+/** What the stages up to link produce: the model and the APS schemes, or the problems that stop the build. */
+export type Assembly =
+  | { ok: true; model: Model; schemes: Map<string, ApsScheme>; warnings: Warning[] }
+  | { ok: false; problems: Problem[]; warnings: Warning[] };
+
+/** Stages 1-3: load, validate, link (with the APS schemes). Tests use it to check the model without emitting. */
+export async function assembleModel(options: Pick<BuildOptions, "sourcesDir" | "importedDir" | "root" | "today">, log: (line: string) => void = () => {}): Promise<Assembly> {
+  const tables = sourceTables(options.today);
+  const definitions = Object.values(tables) as TableDefinition[];
+  const loaded = await loadTables(definitions, { sources: options.sourcesDir, imported: options.importedDir, root: options.root });
+  log(`load      ${definitions.length} tables, ${[...loaded.tables.values()].reduce((n, t) => n + t.rows.length, 0)} rows`);
+  const validated = validateTables(tables, loaded.tables);
+  log(`validate  ${rowCount(validated.valid)} valid rows, ${validated.problems.length} problem(s)`);
+  const unreadable = [...loaded.tables.values()].filter((t) => t.unreadable).map((t) => t.definition.name);
+  if (unreadable.length > 0) {
+    // Keys, references and links need whole tables; with one missing they would only report its echoes.
+    log(`link      skipped: ${unreadable.join(", ")} could not be read`);
+    return { ok: false, problems: sortProblems([...loaded.problems, ...validated.problems]), warnings: [] };
+  }
+  const keyProblems = checkKeysAndReferences(tables, validated.valid);
+  const linked = linkModel(validated.valid, options.today);
+  const aps = linkApsSchemes(validated.valid, linked.model);
+  const warnings = [...linked.warnings, ...aps.warnings];
+  const validCount = new Map((Object.keys(tables) as (keyof typeof tables)[]).map((key) => [tables[key].name, validated.valid[key].length]));
+  for (const definition of definitions) {
+    if (definition.whenEmpty && (validCount.get(definition.name) ?? 0) === 0) {
+      warnings.push({ resource: definition.name, message: `no records; to fill it, ${definition.whenEmpty}` });
+    }
+  }
+  const linkProblems = [...keyProblems, ...linked.problems, ...aps.problems];
+  const problems = [...loaded.problems, ...validated.problems, ...linkProblems];
+  log(`link      ${problems.length === 0 ? "all keys unique, all references resolve" : `${linkProblems.length} problem(s)`}`);
+  if (problems.length > 0) return { ok: false, problems: sortProblems(problems), warnings };
+  return { ok: true, model: linked.model, schemes: aps.schemes, warnings };
 }
 
 export async function runBuild(options: BuildOptions): Promise<BuildResult> {
   const started = performance.now();
   const log = options.log ?? (() => {});
   const seconds = () => (performance.now() - started) / 1000;
-  const tables = sourceTables(options.today);
-  const definitions = Object.values(tables) as TableDefinition[];
+  const assembly = await assembleModel(options, log);
+  if (!assembly.ok) return { ok: false, problems: assembly.problems, warnings: assembly.warnings, seconds: seconds() };
+  const { model, schemes, warnings } = assembly;
 
-  const loaded = await loadTables(definitions, { sources: options.sourcesDir, imported: options.importedDir, root: options.root });
-  log(`load      ${definitions.length} tables, ${[...loaded.tables.values()].reduce((n, t) => n + t.rows.length, 0)} rows`);
-  const validated = validateTables(loaded.tables);
-  log(`validate  ${[...validated.valid.values()].reduce((n, t) => n + t.rows.length, 0)} valid rows, ${validated.problems.length} problem(s)`);
-  const unreadable = [...loaded.tables.values()].filter((t) => t.unreadable).map((t) => t.definition.name);
-  if (unreadable.length > 0) {
-    // Keys, references and links need whole tables; with one missing they would only report its echoes.
-    log(`link      skipped: ${unreadable.join(", ")} could not be read`);
-    return { ok: false, problems: sortProblems([...loaded.problems, ...validated.problems]), warnings: [], seconds: seconds() };
-  }
-  const keyProblems = checkKeysAndReferences(tables, validated.valid);
-  const linked = linkModel(tables, validated.valid, options.today);
-  const aps = linkApsSchemes(tables, validated.valid, linked.model);
-  const warnings = [...linked.warnings, ...aps.warnings];
-  for (const definition of definitions) {
-    if (definition.whenEmpty && (validated.valid.get(definition.name)?.rows.length ?? 0) === 0) {
-      warnings.push({ resource: definition.name, message: `no records; to fill it, ${definition.whenEmpty}` });
-    }
-  }
-  const problems = [...loaded.problems, ...validated.problems, ...keyProblems, ...linked.problems, ...aps.problems];
-  log(`link      ${problems.length === 0 ? "all keys unique, all references resolve" : `${keyProblems.length + linked.problems.length + aps.problems.length} problem(s)`}`);
-  if (problems.length > 0) return { ok: false, problems: sortProblems(problems), warnings, seconds: seconds() };
-
-  const emission = layoutFiles(resourceRecords(linked.model), [...internalDocuments(linked.model), ...apsDocuments(linked.model, aps.schemes)], options);
+  const emission = layoutFiles(resourceRecords(model), [prospectusDocuments(model), ...apsDocuments(model, schemes)], options);
   if (emission.problems.length > 0) return { ok: false, problems: emission.problems, warnings, seconds: seconds() };
   if (emission.manifest.files > options.maxFiles) {
     const problem: Problem = {
@@ -103,10 +113,10 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
   log(`emit      ${emission.manifest.files} files, ${(emission.manifest.bytes / 1024).toFixed(0)} KiB, data version ${emission.manifest.data_version}`);
 
   const staged = await stage(options.outDir, emission.files);
-  if (options.stageOnly) return { ok: true, manifest: emission.manifest, warnings, seconds: seconds(), stagedAt: staged, model: linked.model };
+  if (options.stageOnly) return { ok: true, manifest: emission.manifest, warnings, seconds: seconds(), stagedAt: staged, model };
   await swapIn(staged, options.outDir);
   log(`publish   ${path.relative(options.root, options.outDir) || options.outDir}/ swapped in`);
-  return { ok: true, manifest: emission.manifest, warnings, seconds: seconds(), model: linked.model };
+  return { ok: true, manifest: emission.manifest, warnings, seconds: seconds(), model };
 }
 
 /** Unreadable files first (their cause is what to fix first), then by file and line. */

@@ -2,30 +2,32 @@
 // stage can turn into API records. Checks that need more than one row live here; checks on one row live
 // in the row schemas.
 import path from "node:path";
+import { opaqueId } from "./ids.ts";
+import type { Place, Problem, Warning } from "./problems.ts";
 import type { SourceTables } from "./tables/index.ts";
 import type { Row, TableDefinition } from "./tables/define.ts";
-import type { ValidRow, ValidTable } from "./validate.ts";
-import type { Place, Problem, Warning } from "./problems.ts";
-import { opaqueId } from "./ids.ts";
+import type { ValidRow, ValidRows, ValidTables } from "./validate.ts";
 
-type Rows<T extends TableDefinition> = ValidRow<Row<T>>[];
-type T = SourceTables;
+type Tables = SourceTables;
+type Valid = ValidTables<Tables>;
 
-export type Province = Row<T["provinces"]>;
-export type Subject = Row<T["subjects"]>;
-export type Requirement = Row<T["qualificationRequirements"]> & { subject: Subject };
-export type Qualification = Row<T["qualifications"]> & { requirements: Requirement[] };
-export type University = Row<T["universities"]> & {
+export type Province = Row<Tables["provinces"]>;
+export type Subject = Row<Tables["subjects"]>;
+export type Requirement = Row<Tables["qualificationRequirements"]> & { subject: Subject };
+export type Qualification = Row<Tables["qualifications"]> & { requirements: Requirement[] };
+export type ApplicationCycle = Row<Tables["applicationCycles"]>;
+export type UniversityFee = Row<Tables["universityFees"]>;
+export type University = Row<Tables["universities"]> & {
   province: Province;
-  cycles: Row<T["applicationCycles"]>[];
-  fees: Row<T["universityFees"]>[];
+  cycles: ApplicationCycle[];
+  fees: UniversityFee[];
   qualifications: Qualification[];
   prospectuses: Prospectus[];
 };
-export type HighSchool = Row<T["highSchools"]> & { id: string; province: Province };
-export type PostalCode = Row<T["postalCodes"]> & { id: string; province: Province | null };
-export type Bursary = Row<T["bursaries"]> & { id: string };
-export type Prospectus = Row<T["prospectuses"]> & { id: string };
+export type HighSchool = Row<Tables["highSchools"]> & { id: string; province: Province };
+export type PostalCode = Row<Tables["postalCodes"]> & { id: string; province: Province | null };
+export type Bursary = Row<Tables["bursaries"]> & { id: string };
+export type Prospectus = Row<Tables["prospectuses"]> & { id: string };
 
 export type Model = {
   provinces: Province[];
@@ -41,169 +43,197 @@ export type Model = {
 // Names sort as people expect ("University of the Free State" before "University of Zululand"); the
 // collator is fixed to English so the order, and so the output bytes, do not depend on the machine's locale.
 const collator = new Intl.Collator("en", { sensitivity: "base", numeric: true });
-const byText = (a: string, b: string) => collator.compare(a, b) || (a < b ? -1 : a > b ? 1 : 0);
+export const byText = (a: string, b: string) => collator.compare(a, b) || (a < b ? -1 : a > b ? 1 : 0);
 
-export function checkKeysAndReferences(tables: SourceTables, valid: Map<string, ValidTable>): Problem[] {
+export function groupBy<V>(values: Iterable<V>, keyOf: (value: V) => string): Map<string, V[]> {
+  const groups = new Map<string, V[]>();
+  for (const value of values) {
+    const key = keyOf(value);
+    const group = groups.get(key);
+    if (group) group.push(value);
+    else groups.set(key, [value]);
+  }
+  return groups;
+}
+
+const rowsOf = <T>(rows: ValidRow<T>[]) => rows.map((r) => r.row);
+
+/** Every table's key is unique and every reference names an existing row. */
+export function checkKeysAndReferences(tables: Tables, valid: Valid): Problem[] {
   const problems: Problem[] = [];
-  const definitions = Object.values(tables) as TableDefinition[];
-  for (const definition of definitions) {
-    const rows = valid.get(definition.name)?.rows ?? [];
-    const seen = new Map<string, Place>();
-    for (const { at, row } of rows) {
-      const key = definition.key.map((column) => String(row[column] ?? "")).join(" | ");
-      const first = seen.get(key);
-      if (first) {
-        problems.push({
-          ...at,
-          column: definition.key.join(", "),
-          value: key,
-          expected: `a unique ${definition.key.join(" + ")} in ${definition.name} (already used at ${first.file}:${first.line})`,
-        });
-      } else {
-        seen.set(key, at);
-      }
-    }
-    for (const reference of definition.references ?? []) {
-      const targets = new Set((valid.get(reference.table)?.rows ?? []).map(({ row }) => row[reference.targetColumn]));
-      for (const { at, row } of rows) {
-        const value = row[reference.column];
-        if (value === null || value === undefined || targets.has(value)) continue;
-        problems.push({
-          ...at,
-          column: reference.column,
-          value: String(value),
-          expected: `a ${reference.targetColumn} that exists in ${reference.table}`,
-        });
-      }
+  const byName = new Map<string, ValidRow<Record<string, unknown>>[]>();
+  for (const key of Object.keys(tables) as (keyof Tables)[]) byName.set(tables[key].name, valid[key] as ValidRow<Record<string, unknown>>[]);
+  for (const definition of Object.values(tables) as TableDefinition[]) {
+    const rows = byName.get(definition.name) ?? [];
+    problems.push(...duplicateKeys(definition, rows), ...danglingReferences(definition, rows, byName));
+  }
+  return problems;
+}
+
+function duplicateKeys(definition: TableDefinition, rows: ValidRow<Record<string, unknown>>[]): Problem[] {
+  const problems: Problem[] = [];
+  const seen = new Map<string, Place>();
+  for (const { at, row } of rows) {
+    const key = definition.key.map((column) => String(row[column] ?? "")).join(" | ");
+    const first = seen.get(key);
+    if (first) {
+      problems.push({
+        ...at,
+        column: definition.key.join(", "),
+        value: key,
+        expected: `a unique ${definition.key.join(" + ")} in ${definition.name} (already used at ${first.file}:${first.line})`,
+      });
+    } else {
+      seen.set(key, at);
     }
   }
   return problems;
 }
 
-export function linkModel(
-  tables: SourceTables,
-  valid: Map<string, ValidTable>,
-  today: string,
-): { model: Model; problems: Problem[]; warnings: Warning[] } {
+function danglingReferences(
+  definition: TableDefinition,
+  rows: ValidRow<Record<string, unknown>>[],
+  byName: Map<string, ValidRow<Record<string, unknown>>[]>,
+): Problem[] {
   const problems: Problem[] = [];
-  const warnings: Warning[] = [];
-  const rowsOf = <D extends TableDefinition>(definition: D) => (valid.get(definition.name)?.rows ?? []) as Rows<D>;
+  for (const reference of definition.references ?? []) {
+    const targets = new Set((byName.get(reference.table) ?? []).map(({ row }) => row[reference.targetColumn]));
+    for (const { at, row } of rows) {
+      const value = row[reference.column];
+      if (value === null || value === undefined || targets.has(value)) continue;
+      problems.push({ ...at, column: reference.column, value: String(value), expected: `a ${reference.targetColumn} that exists in ${reference.table}` });
+    }
+  }
+  return problems;
+}
 
-  const provinces = rowsOf(tables.provinces).map((r) => r.row).sort((a, b) => byText(a.name, b.name));
-  const provinceById = new Map(provinces.map((p) => [p.id, p]));
-  const subjects = rowsOf(tables.subjects).map((r) => r.row).sort((a, b) => byText(a.name, b.name));
-  const subjectBySlug = new Map(subjects.map((s) => [s.slug, s]));
-
-  const requirementsByQualification = groupBy(rowsOf(tables.qualificationRequirements), (r) => r.row.qualification_id);
-  const qualificationRows = rowsOf(tables.qualifications);
-  for (const { at, row } of qualificationRows) {
+/** Rows of a per-university folder table must sit in their university's file (qualifications/<slug>.csv). */
+function checkFilePerUniversity<T extends object>(
+  rows: ValidRow<T>[],
+  slugOf: (row: T) => string | undefined,
+  column: keyof T & string,
+  expected: (fileSlug: string, slug: string) => string,
+): Problem[] {
+  const problems: Problem[] = [];
+  for (const { at, row } of rows) {
     const fileSlug = path.basename(at.file, ".csv");
-    if (fileSlug !== row.university_slug) {
+    const slug = slugOf(row);
+    if (slug !== undefined && slug !== fileSlug) problems.push({ ...at, column, value: String(row[column]), expected: expected(fileSlug, slug) });
+  }
+  return problems;
+}
+
+function linkQualifications(valid: Valid, subjectBySlug: Map<string, Subject>, problems: Problem[]): Qualification[] {
+  problems.push(
+    ...checkFilePerUniversity(valid.qualifications, (q) => q.university_slug, "university_slug", (fileSlug) => `the university of this file, ${fileSlug} (one file per university)`),
+  );
+  const universityOf = new Map(valid.qualifications.map((q) => [q.row.id, q.row.university_slug]));
+  problems.push(
+    ...checkFilePerUniversity(
+      valid.qualificationRequirements,
+      (r) => universityOf.get(r.qualification_id),
+      "qualification_id",
+      (fileSlug, owner) => `a qualification of ${fileSlug} (this qualification belongs to ${owner})`,
+    ),
+  );
+  const requirementsByQualification = groupBy(valid.qualificationRequirements, (r) => r.row.qualification_id);
+  const qualifications = valid.qualifications.map(({ row }) => ({
+    ...row,
+    requirements: linkRequirements(requirementsByQualification.get(row.id) ?? [], subjectBySlug, problems),
+  }));
+  return qualifications.sort((a, b) => byText(a.university_slug, b.university_slug) || byText(a.name, b.name) || byText(a.id, b.id));
+}
+
+/** A qualification's requirements, compulsory first, then by group and subject; groups need two members. */
+function linkRequirements(rows: ValidRows<Tables["qualificationRequirements"]>, subjectBySlug: Map<string, Subject>, problems: Problem[]): Requirement[] {
+  const groups = groupBy(
+    rows.filter((r) => r.row.alternative_group !== null),
+    (r) => r.row.alternative_group ?? "",
+  );
+  for (const [group, members] of groups) {
+    if (members.length === 1 && members[0]) {
       problems.push({
-        ...at,
-        column: "university_slug",
-        value: row.university_slug,
-        expected: `the university of this file, ${fileSlug} (one file per university)`,
+        ...members[0].at,
+        column: "alternative_group",
+        value: group,
+        expected: "at least two rows in an alternative group (a single requirement is is_compulsory true with no group)",
       });
     }
   }
-  const qualificationById = new Map(qualificationRows.map((q) => [q.row.id, q]));
-  for (const { at, row } of rowsOf(tables.qualificationRequirements)) {
-    const owner = qualificationById.get(row.qualification_id);
-    const fileSlug = path.basename(at.file, ".csv");
-    if (owner && owner.row.university_slug !== fileSlug) {
-      problems.push({
-        ...at,
-        column: "qualification_id",
-        value: row.qualification_id,
-        expected: `a qualification of ${fileSlug} (this qualification belongs to ${owner.row.university_slug})`,
-      });
-    }
-  }
-
-  const qualifications: Qualification[] = qualificationRows.map(({ row }) => {
-    const requirementRows = requirementsByQualification.get(row.id) ?? [];
-    const groups = groupBy(
-      requirementRows.filter((r) => r.row.alternative_group !== null),
-      (r) => r.row.alternative_group ?? "",
+  return rows
+    .flatMap(({ row }) => {
+      const subject = subjectBySlug.get(row.subject_slug);
+      return subject ? [{ ...row, subject }] : [];
+    })
+    .sort(
+      (a, b) =>
+        Number(b.is_compulsory) - Number(a.is_compulsory) ||
+        byText(a.alternative_group ?? "", b.alternative_group ?? "") ||
+        byText(a.subject.name, b.subject.name),
     );
-    for (const [group, members] of groups) {
-      if (members.length === 1 && members[0]) {
-        problems.push({
-          ...members[0].at,
-          column: "alternative_group",
-          value: group,
-          expected: "at least two rows in an alternative group (a single requirement is is_compulsory true with no group)",
-        });
-      }
-    }
-    const requirements = requirementRows
-      .flatMap(({ row: r }) => {
-        const subject = subjectBySlug.get(r.subject_slug);
-        return subject ? [{ ...r, subject }] : [];
-      })
-      .sort(
-        (a, b) =>
-          Number(b.is_compulsory) - Number(a.is_compulsory) ||
-          byText(a.alternative_group ?? "", b.alternative_group ?? "") ||
-          byText(a.subject.name, b.subject.name),
-      );
-    return { ...row, requirements };
-  });
-  qualifications.sort((a, b) => byText(a.university_slug, b.university_slug) || byText(a.name, b.name) || byText(a.id, b.id));
+}
 
-  const prospectuses: Prospectus[] = rowsOf(tables.prospectuses)
-    // A whole prospectus keeps the id it had before parts existed: "<slug>/<year>"; a part adds "/<part>".
-    .map(({ row }) => ({ ...row, id: opaqueId("pro", `${row.university_slug}/${row.year}${row.part ? `/${row.part}` : ""}`) }))
-    .sort((a, b) => byText(a.university_slug, b.university_slug) || b.year - a.year || byText(a.part ?? "", b.part ?? ""));
+function linkProspectuses(valid: Valid): Prospectus[] {
+  return (
+    rowsOf(valid.prospectuses)
+      // A whole prospectus keeps the id it had before parts existed: "<slug>/<year>"; a part adds "/<part>".
+      .map((row) => ({ ...row, id: opaqueId("pro", `${row.university_slug}/${row.year}${row.part ? `/${row.part}` : ""}`) }))
+      .sort((a, b) => byText(a.university_slug, b.university_slug) || b.year - a.year || byText(a.part ?? "", b.part ?? ""))
+  );
+}
 
-  const cyclesBy = groupBy(rowsOf(tables.applicationCycles), (r) => r.row.university_slug);
-  const feesBy = groupBy(rowsOf(tables.universityFees), (r) => r.row.university_slug);
+function linkUniversities(valid: Valid, provinceById: Map<string, Province>, qualifications: Qualification[], prospectuses: Prospectus[]): University[] {
+  const cyclesBy = groupBy(rowsOf(valid.applicationCycles), (c) => c.university_slug);
+  const feesBy = groupBy(rowsOf(valid.universityFees), (f) => f.university_slug);
   const qualificationsBy = groupBy(qualifications, (q) => q.university_slug);
   const prospectusesBy = groupBy(prospectuses, (p) => p.university_slug);
-
-  const universities: University[] = rowsOf(tables.universities).flatMap(({ row }) => {
+  const universities = rowsOf(valid.universities).flatMap((row) => {
     const province = provinceById.get(row.province_id);
     if (!province) return [];
-    return [
-      {
-        ...row,
-        province,
-        cycles: (cyclesBy.get(row.slug) ?? [])
-          .map((r) => r.row)
-          .sort((a, b) => b.intake_year - a.intake_year || byText(a.close_date, b.close_date) || byText(a.applies_to, b.applies_to)),
-        fees: (feesBy.get(row.slug) ?? [])
-          .map((r) => r.row)
-          .sort((a, b) => b.intake_year - a.intake_year || byText(a.fee_type, b.fee_type) || byText(a.applies_to, b.applies_to)),
-        qualifications: qualificationsBy.get(row.slug) ?? [],
-        prospectuses: prospectusesBy.get(row.slug) ?? [],
-      },
-    ];
+    const cycles = (cyclesBy.get(row.slug) ?? []).sort(
+      (a, b) => b.intake_year - a.intake_year || byText(a.close_date, b.close_date) || byText(a.applies_to, b.applies_to),
+    );
+    const fees = (feesBy.get(row.slug) ?? []).sort(
+      (a, b) => b.intake_year - a.intake_year || byText(a.fee_type, b.fee_type) || byText(a.applies_to, b.applies_to),
+    );
+    return [{ ...row, province, cycles, fees, qualifications: qualificationsBy.get(row.slug) ?? [], prospectuses: prospectusesBy.get(row.slug) ?? [] }];
   });
-  universities.sort((a, b) => byText(a.name, b.name));
+  return universities.sort((a, b) => byText(a.name, b.name));
+}
 
-  const highSchools: HighSchool[] = rowsOf(tables.highSchools).flatMap(({ row }) => {
-    const province = provinceById.get(row.province_id);
-    return province ? [{ ...row, id: opaqueId("hs", row.emis_number), province }] : [];
-  });
-  highSchools.sort((a, b) => byText(a.province.name, b.province.name) || byText(a.name, b.name) || byText(a.emis_number, b.emis_number));
+function linkHighSchools(valid: Valid, provinceById: Map<string, Province>): HighSchool[] {
+  return rowsOf(valid.highSchools)
+    .flatMap((row) => {
+      const province = provinceById.get(row.province_id);
+      return province ? [{ ...row, id: opaqueId("hs", row.emis_number), province }] : [];
+    })
+    .sort((a, b) => byText(a.province.name, b.province.name) || byText(a.name, b.name) || byText(a.emis_number, b.emis_number));
+}
 
-  const postalCodes: PostalCode[] = rowsOf(tables.postalCodes).map(({ row }) => ({
-    ...row,
-    id: opaqueId("pc", [row.suburb, row.area, row.street_code ?? "", row.box_code ?? ""].join("|")),
-    province: row.province_id === null ? null : (provinceById.get(row.province_id) ?? null),
-  }));
-  postalCodes.sort((a, b) => byText(a.area, b.area) || byText(a.suburb, b.suburb) || byText(a.id, b.id));
+function linkPostalCodes(valid: Valid, provinceById: Map<string, Province>): PostalCode[] {
+  return rowsOf(valid.postalCodes)
+    .map((row) => ({
+      ...row,
+      id: opaqueId("pc", [row.suburb, row.area, row.street_code ?? "", row.box_code ?? ""].join("|")),
+      province: row.province_id === null ? null : (provinceById.get(row.province_id) ?? null),
+    }))
+    .sort((a, b) => byText(a.area, b.area) || byText(a.suburb, b.suburb) || byText(a.id, b.id));
+}
 
-  const bursaries: Bursary[] = rowsOf(tables.bursaries).map(({ row }) => ({ ...row, id: opaqueId("bur", row.slug) }));
-  bursaries.sort((a, b) => byText(a.name, b.name) || byText(a.slug, b.slug));
+function linkBursaries(valid: Valid): Bursary[] {
+  return rowsOf(valid.bursaries)
+    .map((row) => ({ ...row, id: opaqueId("bur", row.slug) }))
+    .sort((a, b) => byText(a.name, b.name) || byText(a.slug, b.slug));
+}
 
-  // Derived ids are hashes: a collision is astronomically unlikely, but it would silently merge two records.
+/** Derived ids are hashes: a collision is astronomically unlikely, but it would silently merge two records. */
+function checkDerivedIds(model: Model): Problem[] {
+  const problems: Problem[] = [];
   for (const [name, records] of [
-    ["high-schools", highSchools],
-    ["postal-codes", postalCodes],
-    ["bursaries", bursaries],
-    ["prospectuses", prospectuses],
+    ["high-schools", model.highSchools],
+    ["postal-codes", model.postalCodes],
+    ["bursaries", model.bursaries],
+    ["prospectuses", model.prospectuses],
   ] as const) {
     const ids = new Set<string>();
     for (const record of records) {
@@ -211,8 +241,13 @@ export function linkModel(
       ids.add(record.id);
     }
   }
+  return problems;
+}
 
-  for (const university of universities) {
+/** What a person curating the data should know: gaps per university, closed bursaries, bare qualifications. */
+function gapWarnings(model: Model, today: string): Warning[] {
+  const warnings: Warning[] = [];
+  for (const university of model.universities) {
     const gaps = [
       university.cycles.length === 0 ? "no application cycle (application-cycles.csv)" : "",
       university.fees.length === 0 ? "no application fee (university-fees.csv)" : "",
@@ -221,7 +256,7 @@ export function linkModel(
     ].filter(Boolean);
     if (gaps.length > 0) warnings.push({ resource: "universities", message: `${university.short_name}: ${gaps.join(", ")}` });
   }
-  const stale = bursaries.filter((b) => b.closing_date < today);
+  const stale = model.bursaries.filter((b) => b.closing_date < today);
   if (stale.length > 0) {
     const oldest = stale.reduce((a, b) => (a.closing_date < b.closing_date ? a : b));
     const newest = stale.reduce((a, b) => (a.closing_date > b.closing_date ? a : b));
@@ -232,32 +267,37 @@ export function linkModel(
     warnings.push({
       resource: "bursaries",
       message:
-        `${stale.length} of ${bursaries.length} bursaries have closed (by year of closing: ${years}; most recent ${newest.slug} ${newest.closing_date}, ` +
+        `${stale.length} of ${model.bursaries.length} bursaries have closed (by year of closing: ${years}; most recent ${newest.slug} ${newest.closing_date}, ` +
         `oldest ${oldest.slug} ${oldest.closing_date}); update their closing_date for the next cycle`,
     });
   }
-  const noRequirements = qualifications.filter((q) => q.requirements.length === 0);
+  const noRequirements = model.qualifications.filter((q) => q.requirements.length === 0);
   if (noRequirements.length > 0) {
     warnings.push({
       resource: "qualifications",
       message: `${noRequirements.length} qualification(s) have no subject requirement, e.g. ${noRequirements[0]?.id} (${noRequirements[0]?.name})`,
     });
   }
-
-  return {
-    model: { provinces, universities, subjects, qualifications, highSchools, postalCodes, bursaries, prospectuses },
-    problems,
-    warnings,
-  };
+  return warnings;
 }
 
-function groupBy<V>(values: V[], keyOf: (value: V) => string): Map<string, V[]> {
-  const groups = new Map<string, V[]>();
-  for (const value of values) {
-    const key = keyOf(value);
-    const group = groups.get(key);
-    if (group) group.push(value);
-    else groups.set(key, [value]);
-  }
-  return groups;
+export function linkModel(valid: Valid, today: string): { model: Model; problems: Problem[]; warnings: Warning[] } {
+  const problems: Problem[] = [];
+  const provinces = rowsOf(valid.provinces).sort((a, b) => byText(a.name, b.name));
+  const provinceById = new Map(provinces.map((p) => [p.id, p]));
+  const subjects = rowsOf(valid.subjects).sort((a, b) => byText(a.name, b.name));
+  const qualifications = linkQualifications(valid, new Map(subjects.map((s) => [s.slug, s])), problems);
+  const prospectuses = linkProspectuses(valid);
+  const model: Model = {
+    provinces,
+    universities: linkUniversities(valid, provinceById, qualifications, prospectuses),
+    subjects,
+    qualifications,
+    highSchools: linkHighSchools(valid, provinceById),
+    postalCodes: linkPostalCodes(valid, provinceById),
+    bursaries: linkBursaries(valid),
+    prospectuses,
+  };
+  problems.push(...checkDerivedIds(model));
+  return { model, problems, warnings: gapWarnings(model, today) };
 }

@@ -2,7 +2,7 @@
 // detail document holds, and each record's schema, which the emit stage checks every record against.
 import type { z } from "zod";
 import * as api from "../schema/api.ts";
-import type { Model, Prospectus, Qualification, Requirement } from "./link.ts";
+import type { Bursary, HighSchool, Model, PostalCode, Prospectus, Qualification, Requirement, University } from "./link.ts";
 
 export type DetailRecord = { key: string; record: unknown };
 
@@ -33,14 +33,16 @@ export function percentageOfLevel(level: number): number {
   return LEVEL_FLOOR[level - 1] ?? 0;
 }
 
-function requirementRecord(r: Requirement): api.QualificationRequirement {
-  // A requirement may be written as a level or a percentage; publish both, consistently with the NSC scale.
+/** Both bounds of a requirement, consistently with the NSC scale, whichever of the two its source states. */
+export function requirementLevels(r: { min_level: number | null; min_percentage: number | null }): { min_level: number; min_percentage: number } {
   const min_percentage = r.min_percentage ?? percentageOfLevel(r.min_level ?? 1);
-  const min_level = r.min_level ?? levelOfPercentage(min_percentage);
+  return { min_level: r.min_level ?? levelOfPercentage(min_percentage), min_percentage };
+}
+
+function requirementRecord(r: Requirement): api.QualificationRequirement {
   return {
     subject: { name: r.subject.name, slug: r.subject.slug },
-    min_level,
-    min_percentage,
+    ...requirementLevels(r),
     is_compulsory: r.is_compulsory,
     alternative_group: r.alternative_group,
     source_url: r.source_url,
@@ -64,68 +66,112 @@ function qualificationRecord(q: Qualification): api.Qualification {
   };
 }
 
+function universityRecord(u: University): api.University {
+  return {
+    id: u.id,
+    name: u.name,
+    short_name: u.short_name,
+    slug: u.slug,
+    province_name: u.province.name,
+    province_id: u.province.id,
+    type: u.type,
+    website: u.website,
+    application_cycles: u.cycles.map((c) => ({
+      intake_year: c.intake_year,
+      open_date: c.open_date,
+      close_date: c.close_date,
+      applies_to: c.applies_to,
+      source_url: c.source_url,
+      verified_on: c.verified_on,
+    })),
+    fees: u.fees.map((f) => ({
+      intake_year: f.intake_year,
+      fee_type: f.fee_type,
+      applies_to: f.applies_to,
+      amount_zar: f.amount_zar,
+      source_url: f.source_url,
+      verified_on: f.verified_on,
+    })),
+    source_url: u.source_url,
+    verified_on: u.verified_on,
+  };
+}
+
+function highSchoolRecord(h: HighSchool): api.HighSchool {
+  return {
+    id: h.id,
+    emis_number: h.emis_number,
+    name: h.name,
+    province: h.province.name,
+    quintile: h.quintile,
+    district: h.district,
+    latitude: h.latitude,
+    longitude: h.longitude,
+    sector: h.sector,
+    phase: h.phase,
+    source_url: h.source_url,
+    verified_on: h.verified_on,
+  };
+}
+
+function bursaryRecord(b: Bursary): api.Bursary {
+  return {
+    id: b.id,
+    slug: b.slug,
+    name: b.name,
+    closing_date: b.closing_date,
+    provider: b.provider,
+    provider_type: b.provider_type,
+    fields: b.fields,
+    eligibility: b.eligibility,
+    application_url: b.application_url,
+    source_url: b.source_url,
+    verified_on: b.verified_on,
+  };
+}
+
+function postalCodeRecord(p: PostalCode): api.PostalCode {
+  return { id: p.id, suburb: p.suburb, area: p.area, street_code: p.street_code, box_code: p.box_code, province: p.province?.name ?? null };
+}
+
+function storedProspectusRecord(p: Prospectus): api.StoredProspectus {
+  return {
+    id: p.id,
+    university_slug: p.university_slug,
+    year: p.year,
+    title: p.title,
+    document_path: prospectusDocumentPath(p),
+    source_url: p.source_url,
+    verified_on: p.verified_on,
+  };
+}
+
 export function prospectusDocumentPath(p: Pick<Prospectus, "university_slug" | "year" | "part">): string {
   return `/prospectuses/${p.university_slug}-${p.year}${p.part ? `-${p.part}` : ""}.pdf`;
 }
 
+/**
+ * A paginated collection whose list items are its detail records cut down by the list schema (zod keeps
+ * the list schema's fields, in its order), so no field is written twice.
+ */
+function collection<Detail, Item>(
+  name: string,
+  records: { key: string; record: Detail }[],
+  detailSchema: z.ZodType<Detail>,
+  listSchema: z.ZodType<Item>,
+): ResourceRecords {
+  return {
+    name,
+    list: { schema: listSchema, items: records.map(({ record }) => listSchema.parse(record)) },
+    detail: { schema: detailSchema, records },
+  };
+}
+
 export function resourceRecords(model: Model): ResourceRecords[] {
   return [
+    collection("universities", model.universities.map((u) => ({ key: u.slug, record: universityRecord(u) })), api.University, api.UniversityListItem),
     {
-      name: "universities",
-      list: {
-        schema: api.UniversityListItem,
-        items: model.universities.map(
-          (u): api.UniversityListItem => ({
-            id: u.id,
-            name: u.name,
-            short_name: u.short_name,
-            slug: u.slug,
-            province_name: u.province.name,
-          }),
-        ),
-      },
-      detail: {
-        schema: api.University,
-        records: model.universities.map((u) => ({
-          key: u.slug,
-          record: {
-            id: u.id,
-            name: u.name,
-            short_name: u.short_name,
-            slug: u.slug,
-            province_name: u.province.name,
-            province_id: u.province.id,
-            type: u.type,
-            website: u.website,
-            application_cycles: u.cycles.map((c) => ({
-              intake_year: c.intake_year,
-              open_date: c.open_date,
-              close_date: c.close_date,
-              applies_to: c.applies_to,
-              source_url: c.source_url,
-              verified_on: c.verified_on,
-            })),
-            fees: u.fees.map((f) => ({
-              intake_year: f.intake_year,
-              fee_type: f.fee_type,
-              applies_to: f.applies_to,
-              amount_zar: f.amount_zar,
-              source_url: f.source_url,
-              verified_on: f.verified_on,
-            })),
-            source_url: u.source_url,
-            verified_on: u.verified_on,
-          } satisfies api.University,
-        })),
-      },
-    },
-    {
-      name: "qualifications",
-      list: { schema: api.Qualification, items: model.qualifications.map(qualificationRecord) },
-      detail: {
-        schema: api.Qualification,
-        records: model.qualifications.map((q) => ({ key: q.id, record: qualificationRecord(q) })),
-      },
+      ...collection("qualifications", model.qualifications.map((q) => ({ key: q.id, record: qualificationRecord(q) })), api.Qualification, api.Qualification),
       children: {
         schema: api.QualificationRequirement,
         byKey: model.qualifications.map((q) => ({ key: q.id, items: q.requirements.map(requirementRecord) })),
@@ -138,119 +184,13 @@ export function resourceRecords(model: Model): ResourceRecords[] {
         items: model.subjects.map((s): api.Subject => ({ slug: s.slug, name: s.name, group: s.group, language_level: s.language_level })),
       },
     },
-    {
-      name: "high-schools",
-      list: {
-        schema: api.HighSchoolListItem,
-        items: model.highSchools.map(
-          (h): api.HighSchoolListItem => ({
-            id: h.id,
-            emis_number: h.emis_number,
-            name: h.name,
-            province: h.province.name,
-            quintile: h.quintile,
-          }),
-        ),
-      },
-      detail: {
-        schema: api.HighSchool,
-        records: model.highSchools.map((h) => ({
-          key: h.id,
-          record: {
-            id: h.id,
-            emis_number: h.emis_number,
-            name: h.name,
-            province: h.province.name,
-            quintile: h.quintile,
-            district: h.district,
-            latitude: h.latitude,
-            longitude: h.longitude,
-            sector: h.sector,
-            phase: h.phase,
-            source_url: h.source_url,
-            verified_on: h.verified_on,
-          } satisfies api.HighSchool,
-        })),
-      },
-    },
-    {
-      name: "bursaries",
-      list: {
-        schema: api.BursaryListItem,
-        items: model.bursaries.map((b): api.BursaryListItem => ({ id: b.id, slug: b.slug, name: b.name, closing_date: b.closing_date })),
-      },
-      detail: {
-        schema: api.Bursary,
-        records: model.bursaries.map((b) => ({
-          key: b.slug,
-          record: {
-            id: b.id,
-            slug: b.slug,
-            name: b.name,
-            closing_date: b.closing_date,
-            provider: b.provider,
-            provider_type: b.provider_type,
-            fields: b.fields,
-            eligibility: b.eligibility,
-            application_url: b.application_url,
-            source_url: b.source_url,
-            verified_on: b.verified_on,
-          } satisfies api.Bursary,
-        })),
-      },
-    },
-    {
-      name: "postal-codes",
-      list: {
-        schema: api.PostalCodeListItem,
-        items: model.postalCodes.map(
-          (p): api.PostalCodeListItem => ({
-            id: p.id,
-            suburb: p.suburb,
-            area: p.area,
-            street_code: p.street_code,
-            box_code: p.box_code,
-          }),
-        ),
-      },
-      detail: {
-        schema: api.PostalCode,
-        records: model.postalCodes.map((p) => ({
-          key: p.id,
-          record: {
-            id: p.id,
-            suburb: p.suburb,
-            area: p.area,
-            street_code: p.street_code,
-            box_code: p.box_code,
-            province: p.province?.name ?? null,
-          } satisfies api.PostalCode,
-        })),
-      },
-    },
-    {
-      name: "prospectuses",
-      list: {
-        schema: api.StoredProspectus,
-        items: model.prospectuses.map(
-          (p): api.StoredProspectus => ({
-            id: p.id,
-            university_slug: p.university_slug,
-            year: p.year,
-            title: p.title,
-            document_path: prospectusDocumentPath(p),
-            source_url: p.source_url,
-            verified_on: p.verified_on,
-          }),
-        ),
-      },
-    },
+    collection("high-schools", model.highSchools.map((h) => ({ key: h.id, record: highSchoolRecord(h) })), api.HighSchool, api.HighSchoolListItem),
+    collection("bursaries", model.bursaries.map((b) => ({ key: b.slug, record: bursaryRecord(b) })), api.Bursary, api.BursaryListItem),
+    collection("postal-codes", model.postalCodes.map((p) => ({ key: p.id, record: postalCodeRecord(p) })), api.PostalCode, api.PostalCodeListItem),
+    { name: "prospectuses", list: { schema: api.StoredProspectus, items: model.prospectuses.map(storedProspectusRecord) } },
     {
       name: "provinces",
-      whole: {
-        schema: api.Province,
-        items: model.provinces.map((p): api.Province => ({ id: p.id, name: p.name, code: p.code })),
-      },
+      whole: { schema: api.Province, items: model.provinces.map((p): api.Province => ({ id: p.id, name: p.name, code: p.code })) },
     },
   ];
 }
