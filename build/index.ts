@@ -2,12 +2,14 @@
 // stops before writing anything if there are any, so a failed build leaves the previous dist/ as it was.
 import path from "node:path";
 import { performance } from "node:perf_hooks";
-import { fileURLToPath } from "node:url";
 import type { ApsScheme } from "../domain/aps/scheme.ts";
 import { todayInJohannesburg } from "../lib/dates.ts";
 import type { Manifest } from "../lib/layout.ts";
-import { CONFIDENCE_LEVELS } from "../schema/vocabulary.ts";
+import { writeFile } from "node:fs/promises";
 import { linkApsSchemes } from "./aps.ts";
+import type { Conflict } from "./catalogue.ts";
+import { catalogueWarnings, formatCoverage } from "./coverage.ts";
+import { formatConflictsReport } from "./conflicts-report.ts";
 import { layoutFiles } from "./emit.ts";
 import { apsDocuments, prospectusDocuments } from "./internal-documents.ts";
 import { checkKeysAndReferences, linkModel, type Model } from "./link.ts";
@@ -31,13 +33,15 @@ export type BuildOptions = {
   maxFiles: number;
   bucketThreshold: number;
   recordsPerBucket: number;
+  /** Where to write the catalogue's conflicts report (docs/data-conflicts.md for the committed sources); none if unset. */
+  conflictsReport?: string;
   /** Stage only: write the new output beside outDir and return its folder without swapping it in. */
   stageOnly?: boolean;
   log?: (line: string) => void;
 };
 
 export type BuildResult =
-  | { ok: true; manifest: Manifest; warnings: Warning[]; seconds: number; stagedAt?: string; model: Model }
+  | { ok: true; manifest: Manifest; warnings: Warning[]; seconds: number; stagedAt?: string; model: Model; conflicts: Conflict[]; today: string }
   | { ok: false; problems: Problem[]; warnings: Warning[]; seconds: number };
 
 export function defaultBuildOptions(root: string, overrides: Partial<BuildOptions> = {}): BuildOptions {
@@ -57,7 +61,7 @@ export function defaultBuildOptions(root: string, overrides: Partial<BuildOption
 
 /** What the stages up to link produce: the model and the APS schemes, or the problems that stop the build. */
 export type Assembly =
-  | { ok: true; model: Model; schemes: Map<string, ApsScheme>; warnings: Warning[] }
+  | { ok: true; model: Model; schemes: Map<string, ApsScheme>; conflicts: Conflict[]; warnings: Warning[] }
   | { ok: false; problems: Problem[]; warnings: Warning[] };
 
 /** Stages 1-3: load, validate, link (with the APS schemes). Tests use it to check the model without emitting. */
@@ -88,7 +92,7 @@ export async function assembleModel(options: Pick<BuildOptions, "sourcesDir" | "
   const problems = [...loaded.problems, ...validated.problems, ...linkProblems];
   log(`link      ${problems.length === 0 ? "all keys unique, all references resolve" : `${linkProblems.length} problem(s)`}`);
   if (problems.length > 0) return { ok: false, problems: sortProblems(problems), warnings };
-  return { ok: true, model: linked.model, schemes: aps.schemes, warnings };
+  return { ok: true, model: linked.model, schemes: aps.schemes, conflicts: linked.conflicts, warnings: [...warnings, ...catalogueWarnings(linked.model, linked.conflicts, options.today)] };
 }
 
 export async function runBuild(options: BuildOptions): Promise<BuildResult> {
@@ -97,9 +101,10 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
   const seconds = () => (performance.now() - started) / 1000;
   const assembly = await assembleModel(options, log);
   if (!assembly.ok) return { ok: false, problems: assembly.problems, warnings: assembly.warnings, seconds: seconds() };
-  const { model, schemes, warnings } = assembly;
+  const { model, schemes, conflicts, warnings } = assembly;
+  if (options.conflictsReport) await writeFile(options.conflictsReport, formatConflictsReport(conflicts, model));
 
-  const emission = layoutFiles(resourceRecords(model), [prospectusDocuments(model), ...apsDocuments(model, schemes)], options);
+  const emission = layoutFiles(resourceRecords(model, schemes), [prospectusDocuments(model), ...apsDocuments(model, schemes)], options);
   if (emission.problems.length > 0) return { ok: false, problems: emission.problems, warnings, seconds: seconds() };
   if (emission.manifest.files > options.maxFiles) {
     const problem: Problem = {
@@ -113,10 +118,11 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
   log(`emit      ${emission.manifest.files} files, ${(emission.manifest.bytes / 1024).toFixed(0)} KiB, data version ${emission.manifest.data_version}`);
 
   const staged = await stage(options.outDir, emission.files);
-  if (options.stageOnly) return { ok: true, manifest: emission.manifest, warnings, seconds: seconds(), stagedAt: staged, model };
+  const done = { ok: true as const, manifest: emission.manifest, warnings, model, conflicts, today: options.today };
+  if (options.stageOnly) return { ...done, seconds: seconds(), stagedAt: staged };
   await swapIn(staged, options.outDir);
   log(`publish   ${path.relative(options.root, options.outDir) || options.outDir}/ swapped in`);
-  return { ok: true, manifest: emission.manifest, warnings, seconds: seconds(), model };
+  return { ...done, seconds: seconds() };
 }
 
 /** Unreadable files first (their cause is what to fix first), then by file and line. */
@@ -124,27 +130,6 @@ function sortProblems(problems: Problem[]): Problem[] {
   return [...problems].sort(
     (a, b) => Number(b.fatal ?? false) - Number(a.fatal ?? false) || (a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line),
   );
-}
-
-/** One line per university, so the gaps in the curated data are visible at every build. */
-export function formatCoverage(model: Model): string[] {
-  const lines = [
-    "  Coverage per university",
-    "  university   qualifications   with requirements   confidence h/m/l   latest cycle   fee   prospectus",
-  ];
-  for (const u of [...model.universities].sort((a, b) => (a.short_name < b.short_name ? -1 : 1))) {
-    const qualifications = u.qualifications.length;
-    const withRequirements = u.qualifications.filter((q) => q.requirements.length > 0).length;
-    const confidence = CONFIDENCE_LEVELS.map((c) => u.qualifications.filter((q) => q.confidence === c).length).join("/");
-    const latestCycle = u.cycles.reduce((year, c) => Math.max(year, c.intake_year), 0);
-    const latestProspectus = u.prospectuses.reduce((year, p) => Math.max(year, p.year), 0);
-    lines.push(
-      `  ${u.short_name.padEnd(10)} ${String(qualifications).padStart(16)} ${String(withRequirements).padStart(19)} ${confidence.padStart(18)}` +
-        ` ${(latestCycle === 0 ? "none" : String(latestCycle)).padStart(14)} ${(u.fees.length > 0 ? "yes" : "no").padStart(5)}` +
-        ` ${(latestProspectus === 0 ? "none" : String(latestProspectus)).padStart(12)}`,
-    );
-  }
-  return lines;
 }
 
 export function formatSummary(result: BuildResult): string {
@@ -156,7 +141,7 @@ export function formatSummary(result: BuildResult): string {
       const storage = resource.detail?.kind === "buckets" ? ` (details in ${resource.detail.count} buckets)` : "";
       lines.push(`  ${name.padEnd(width)}  ${String(resource.total).padStart(7)} records${storage}`);
     }
-    lines.push("", ...formatCoverage(result.model));
+    lines.push("", ...formatCoverage(result.model, result.today));
     lines.push("", `  files written: ${result.manifest.files}, ${(result.manifest.bytes / 1024 / 1024).toFixed(2)} MiB`);
     lines.push(`  data version:  ${result.manifest.data_version}`);
     lines.push(`  time:          ${result.seconds.toFixed(2)} s`);
@@ -170,37 +155,4 @@ export function formatSummary(result: BuildResult): string {
     for (const warning of result.warnings) lines.push(`  [${warning.resource}] ${warning.message}`);
   }
   return lines.join("\n");
-}
-
-function parseArguments(argv: string[]): Partial<BuildOptions> {
-  const overrides: Partial<BuildOptions> = {};
-  for (let i = 0; i < argv.length; i++) {
-    const [flag, value] = [argv[i], argv[i + 1]];
-    if (value === undefined) throw new Error(`${flag} needs a value`);
-    if (flag === "--sources") overrides.sourcesDir = path.resolve(value);
-    else if (flag === "--imported") overrides.importedDir = path.resolve(value);
-    else if (flag === "--out") overrides.outDir = path.resolve(value);
-    else if (flag === "--max-files") overrides.maxFiles = Number(value);
-    else if (flag === "--today") overrides.today = value;
-    else throw new Error(`unknown option ${flag} (options: --sources DIR, --imported DIR, --out DIR, --max-files N, --today YYYY-MM-DD)`);
-    i++;
-  }
-  if (overrides.sourcesDir && !overrides.importedDir) overrides.importedDir = path.join(overrides.sourcesDir, "imported");
-  return overrides;
-}
-
-async function main() {
-  const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-  const options = defaultBuildOptions(root, parseArguments(process.argv.slice(2)));
-  console.log(`Building ${path.relative(root, options.outDir) || options.outDir}/ from ${path.relative(root, options.sourcesDir) || options.sourcesDir}/`);
-  const result = await runBuild({ ...options, log: (line) => console.log(`  ${line}`) });
-  console.log(formatSummary(result));
-  process.exitCode = result.ok ? 0 : 1;
-}
-
-if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  main().catch((error) => {
-    console.error(error instanceof Error ? error.message : error);
-    process.exitCode = 1;
-  });
 }

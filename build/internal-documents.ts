@@ -4,7 +4,7 @@ import type { ApsScheme, ApsUniversityDocument } from "../domain/aps/scheme.ts";
 import { paths } from "../lib/layout.ts";
 import type { EmittedFile } from "./emit.ts";
 import type { Model } from "./link.ts";
-import { prospectusDocumentPath, requirementLevels } from "./records.ts";
+import { prospectusDocumentPath } from "./records.ts";
 
 /** One internal document per university with a scheme: the scheme, its qualifications, and the subject slugs. */
 export function apsDocuments(model: Model, schemes: Map<string, ApsScheme>): EmittedFile[] {
@@ -22,17 +22,29 @@ export function apsDocuments(model: Model, schemes: Map<string, ApsScheme>): Emi
         min_aps: q.min_aps,
         // Filled in the same way as the public requirement records, so both always agree.
         requirements: q.requirements.map((r) => ({
-          subject_slug: r.subject_slug,
-          ...requirementLevels(r),
+          subject_slug: r.subject.slug,
+          min_level: r.min_level,
+          min_percentage: r.min_percentage,
           is_compulsory: r.is_compulsory,
           alternative_group: r.alternative_group,
         })),
+        general_requirements: q.generalRequirements.map((g) => ({ rule: g.rule, min_percentage: g.min_percentage, alternative_group: g.alternative_group })),
       })),
       subjects,
+      rule_subjects: ruleSubjects(model),
     };
     files.push({ path: paths.apsUniversity(university.slug), content: JSON.stringify(document) });
   }
   return files;
+}
+
+/** The subjects each general requirement can be met with. */
+function ruleSubjects(model: Model): ApsUniversityDocument["rule_subjects"] {
+  const slugs = (keep: (s: Model["subjects"][number]) => boolean) => model.subjects.filter(keep).map((s) => s.slug);
+  return {
+    "other-language": slugs((s) => s.group === "official-language" && (s.language_level === "HL" || s.language_level === "FAL")),
+    "other-subject": slugs((s) => s.group !== "life-orientation"),
+  };
 }
 
 /** Map of each prospectus document path (under the asset base) to the university's own document URL. */

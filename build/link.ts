@@ -2,6 +2,7 @@
 // stage can turn into API records. Checks that need more than one row live here; checks on one row live
 // in the row schemas.
 import path from "node:path";
+import { judgeCatalogue, type Conflict, type Judgement } from "./catalogue.ts";
 import { opaqueId } from "./ids.ts";
 import type { Place, Problem, Warning } from "./problems.ts";
 import type { SourceTables } from "./tables/index.ts";
@@ -13,8 +14,8 @@ type Valid = ValidTables<Tables>;
 
 export type Province = Row<Tables["provinces"]>;
 export type Subject = Row<Tables["subjects"]>;
-export type Requirement = Row<Tables["qualificationRequirements"]> & { subject: Subject };
-export type Qualification = Row<Tables["qualifications"]> & { requirements: Requirement[] };
+export type { Requirement } from "./catalogue.ts";
+export type Qualification = Row<Tables["qualifications"]> & Omit<Judgement, "requirementsStatement">;
 export type ApplicationCycle = Row<Tables["applicationCycles"]>;
 export type UniversityFee = Row<Tables["universityFees"]>;
 export type University = Row<Tables["universities"]> & {
@@ -123,54 +124,30 @@ function checkFilePerUniversity<T extends object>(
   return problems;
 }
 
-function linkQualifications(valid: Valid, subjectBySlug: Map<string, Subject>, problems: Problem[]): Qualification[] {
+function linkQualifications(valid: Valid, subjectBySlug: Map<string, Subject>, problems: Problem[]): { qualifications: Qualification[]; conflicts: Conflict[] } {
   problems.push(
     ...checkFilePerUniversity(valid.qualifications, (q) => q.university_slug, "university_slug", (fileSlug) => `the university of this file, ${fileSlug} (one file per university)`),
   );
-  const universityOf = new Map(valid.qualifications.map((q) => [q.row.id, q.row.university_slug]));
-  problems.push(
-    ...checkFilePerUniversity(
-      valid.qualificationRequirements,
-      (r) => universityOf.get(r.qualification_id),
-      "qualification_id",
-      (fileSlug, owner) => `a qualification of ${fileSlug} (this qualification belongs to ${owner})`,
-    ),
-  );
-  const requirementsByQualification = groupBy(valid.qualificationRequirements, (r) => r.row.qualification_id);
-  const qualifications = valid.qualifications.map(({ row }) => ({
-    ...row,
-    requirements: linkRequirements(requirementsByQualification.get(row.id) ?? [], subjectBySlug, problems),
-  }));
-  return qualifications.sort((a, b) => byText(a.university_slug, b.university_slug) || byText(a.name, b.name) || byText(a.id, b.id));
+  const catalogue = judgeCatalogue(valid, subjectBySlug);
+  problems.push(...catalogue.problems);
+  const qualifications = valid.qualifications.flatMap(({ row }) => {
+    const judgement = catalogue.judgements.get(row.id);
+    if (!judgement) return [];
+    const { requirementsStatement: _, ...published } = judgement;
+    return [{ ...row, ...published, requirements: sortRequirements(published.requirements) }];
+  });
+  qualifications.sort((a, b) => byText(a.university_slug, b.university_slug) || byText(a.name, b.name) || byText(a.id, b.id));
+  return { qualifications, conflicts: catalogue.conflicts };
 }
 
-/** A qualification's requirements, compulsory first, then by group and subject; groups need two members. */
-function linkRequirements(rows: ValidRows<Tables["qualificationRequirements"]>, subjectBySlug: Map<string, Subject>, problems: Problem[]): Requirement[] {
-  const groups = groupBy(
-    rows.filter((r) => r.row.alternative_group !== null),
-    (r) => r.row.alternative_group ?? "",
+/** Compulsory first, then by alternative group and subject name. */
+function sortRequirements(requirements: Qualification["requirements"]): Qualification["requirements"] {
+  return [...requirements].sort(
+    (a, b) =>
+      Number(b.is_compulsory) - Number(a.is_compulsory) ||
+      byText(a.alternative_group ?? "", b.alternative_group ?? "") ||
+      byText(a.subject.name, b.subject.name),
   );
-  for (const [group, members] of groups) {
-    if (members.length === 1 && members[0]) {
-      problems.push({
-        ...members[0].at,
-        column: "alternative_group",
-        value: group,
-        expected: "at least two rows in an alternative group (a single requirement is is_compulsory true with no group)",
-      });
-    }
-  }
-  return rows
-    .flatMap(({ row }) => {
-      const subject = subjectBySlug.get(row.subject_slug);
-      return subject ? [{ ...row, subject }] : [];
-    })
-    .sort(
-      (a, b) =>
-        Number(b.is_compulsory) - Number(a.is_compulsory) ||
-        byText(a.alternative_group ?? "", b.alternative_group ?? "") ||
-        byText(a.subject.name, b.subject.name),
-    );
 }
 
 function linkProspectuses(valid: Valid): Prospectus[] {
@@ -281,12 +258,12 @@ function gapWarnings(model: Model, today: string): Warning[] {
   return warnings;
 }
 
-export function linkModel(valid: Valid, today: string): { model: Model; problems: Problem[]; warnings: Warning[] } {
+export function linkModel(valid: Valid, today: string): { model: Model; conflicts: Conflict[]; problems: Problem[]; warnings: Warning[] } {
   const problems: Problem[] = [];
   const provinces = rowsOf(valid.provinces).sort((a, b) => byText(a.name, b.name));
   const provinceById = new Map(provinces.map((p) => [p.id, p]));
   const subjects = rowsOf(valid.subjects).sort((a, b) => byText(a.name, b.name));
-  const qualifications = linkQualifications(valid, new Map(subjects.map((s) => [s.slug, s])), problems);
+  const { qualifications, conflicts } = linkQualifications(valid, new Map(subjects.map((s) => [s.slug, s])), problems);
   const prospectuses = linkProspectuses(valid);
   const model: Model = {
     provinces,
@@ -299,5 +276,5 @@ export function linkModel(valid: Valid, today: string): { model: Model; problems
     prospectuses,
   };
   problems.push(...checkDerivedIds(model));
-  return { model, problems, warnings: gapWarnings(model, today) };
+  return { model, conflicts, problems, warnings: gapWarnings(model, today) };
 }

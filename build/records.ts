@@ -1,6 +1,7 @@
 // The linked model turned into API records, resource by resource: what each list page shows, what each
 // detail document holds, and each record's schema, which the emit stage checks every record against.
 import type { z } from "zod";
+import type { ApsScheme } from "../domain/aps/scheme.ts";
 import * as api from "../schema/api.ts";
 import type { Bursary, HighSchool, Model, PostalCode, Prospectus, Qualification, Requirement, University } from "./link.ts";
 
@@ -18,31 +19,11 @@ export type ResourceRecords = {
   children?: { schema: z.ZodType; byKey: { key: string; items: unknown[] }[] };
 };
 
-/** NSC achievement levels: the lowest percentage of each level 1..7. */
-const LEVEL_FLOOR = [0, 30, 40, 50, 60, 70, 80] as const;
-
-export function levelOfPercentage(percentage: number): number {
-  let level = 1;
-  LEVEL_FLOOR.forEach((floor, i) => {
-    if (percentage >= floor) level = i + 1;
-  });
-  return level;
-}
-
-export function percentageOfLevel(level: number): number {
-  return LEVEL_FLOOR[level - 1] ?? 0;
-}
-
-/** Both bounds of a requirement, consistently with the NSC scale, whichever of the two its source states. */
-export function requirementLevels(r: { min_level: number | null; min_percentage: number | null }): { min_level: number; min_percentage: number } {
-  const min_percentage = r.min_percentage ?? percentageOfLevel(r.min_level ?? 1);
-  return { min_level: r.min_level ?? levelOfPercentage(min_percentage), min_percentage };
-}
-
 function requirementRecord(r: Requirement): api.QualificationRequirement {
   return {
     subject: { name: r.subject.name, slug: r.subject.slug },
-    ...requirementLevels(r),
+    min_level: r.min_level,
+    min_percentage: r.min_percentage,
     is_compulsory: r.is_compulsory,
     alternative_group: r.alternative_group,
     source_url: r.source_url,
@@ -50,19 +31,24 @@ function requirementRecord(r: Requirement): api.QualificationRequirement {
   };
 }
 
-function qualificationRecord(q: Qualification): api.Qualification {
+function qualificationRecord(q: Qualification, scheme: ApsScheme | undefined): api.Qualification {
   return {
     id: q.id,
     name: q.name,
     nqf_level: q.nqf_level,
     min_aps: q.min_aps,
+    aps_scheme: scheme?.id ?? "",
+    aps_maximum: scheme?.maximum ?? 0,
     university_slug: q.university_slug,
+    code: q.code,
     qualification_type: q.qualification_type,
     faculty: q.faculty,
     intake_year: q.intake_year,
     confidence: q.confidence,
     source_url: q.source_url,
     verified_on: q.verified_on,
+    general_requirements: q.generalRequirements.map((g) => ({ rule: g.rule, min_level: g.min_level, min_percentage: g.min_percentage, alternative_group: g.alternative_group })),
+    sources: q.sources.map((s) => ({ witness: s.witness, title: s.title, kind: s.kind, url: s.url, intake_year: s.intake_year, verified_on: s.verified_on })),
   };
 }
 
@@ -167,11 +153,16 @@ function collection<Detail, Item>(
   };
 }
 
-export function resourceRecords(model: Model): ResourceRecords[] {
+export function resourceRecords(model: Model, schemes: Map<string, ApsScheme>): ResourceRecords[] {
   return [
     collection("universities", model.universities.map((u) => ({ key: u.slug, record: universityRecord(u) })), api.University, api.UniversityListItem),
     {
-      ...collection("qualifications", model.qualifications.map((q) => ({ key: q.id, record: qualificationRecord(q) })), api.Qualification, api.Qualification),
+      ...collection(
+        "qualifications",
+        model.qualifications.map((q) => ({ key: q.id, record: qualificationRecord(q, schemes.get(q.university_slug)) })),
+        api.Qualification,
+        api.QualificationListItem,
+      ),
       children: {
         schema: api.QualificationRequirement,
         byKey: model.qualifications.map((q) => ({ key: q.id, items: q.requirements.map(requirementRecord) })),

@@ -3,7 +3,9 @@
 // against them, and their TypeScript types are what the build's record mappers return.
 import { z } from "zod";
 import { ERROR_CODES } from "./errors.ts";
-import { CONFIDENCE_LEVELS, ISO_DATE, OPAQUE_ID, SCHOOL_PHASES, SCHOOL_SECTORS, UNIVERSITY_TYPES, UUID } from "./vocabulary.ts";
+import { WITNESS_KINDS } from "../domain/evidence.ts";
+import { REQUIREMENT_RULES } from "../domain/requirements.ts";
+import { CONFIDENCE_LEVELS, ISO_DATE, OPAQUE_ID, QUALIFICATION_TYPES, SCHOOL_PHASES, SCHOOL_SECTORS, UNIVERSITY_TYPES, UUID } from "./vocabulary.ts";
 
 const date = z.string().regex(ISO_DATE);
 const uuid = z.string().regex(UUID);
@@ -44,19 +46,49 @@ export const University = UniversityListItem.extend({
   ...provenance,
 });
 
-export const Qualification = z.object({
+export const QualificationListItem = z.object({
   id: uuid,
   name: z.string(),
   nqf_level: z.number().int().min(5).max(8),
   min_aps: z.number().int(),
+  /** The APS scheme min_aps is on (GET /v1/data/aps-calculator scores with it) and that scheme's maximum. */
+  aps_scheme: z.string(),
+  aps_maximum: z.number().int(),
   university_slug: z.string(),
-  qualification_type: z.string(),
+  /** The university's own programme code, where it publishes one. */
+  code: z.string().nullable(),
+  qualification_type: z.enum(QUALIFICATION_TYPES),
   faculty: z.string().nullable(),
   intake_year: year,
-  /** How the facts were verified: high = the university's own page or document, medium = a copy or
-   * transcription of the university's own document, low = a third-party page. */
+  /** Derived from the witnesses (README, "The programme catalogue"): high = the university's own page or
+   * document for this intake states it; medium = a transcription of a named official document, or two
+   * independent witnesses; low = one third-party witness. */
   confidence: z.enum(CONFIDENCE_LEVELS),
   ...provenance,
+});
+
+export const GeneralRequirement = z.object({
+  /** other-language: another official language (home or first additional); other-subject: one more subject, not Life Orientation. */
+  rule: z.enum(REQUIREMENT_RULES),
+  min_level: z.number().int().min(1).max(7),
+  min_percentage: z.number().int().min(0).max(100),
+  /** Set when the rule is one alternative of a group whose subject options are in the requirements list. */
+  alternative_group: z.string().nullable(),
+});
+
+export const QualificationSource = z.object({
+  witness: z.string(),
+  title: z.string(),
+  kind: z.enum(WITNESS_KINDS),
+  url: z.url(),
+  intake_year: year.nullable(),
+  verified_on: date,
+});
+
+export const Qualification = QualificationListItem.extend({
+  general_requirements: z.array(GeneralRequirement),
+  /** Every witness of the record's facts, strongest first. */
+  sources: z.array(QualificationSource).min(1),
 });
 
 export const QualificationRequirement = z.object({
@@ -165,6 +197,7 @@ export const TotalMeta = z.object({ total: z.number().int().min(0) });
 
 export type UniversityListItem = z.infer<typeof UniversityListItem>;
 export type University = z.infer<typeof University>;
+export type QualificationListItem = z.infer<typeof QualificationListItem>;
 export type Qualification = z.infer<typeof Qualification>;
 export type QualificationRequirement = z.infer<typeof QualificationRequirement>;
 export type Subject = z.infer<typeof Subject>;

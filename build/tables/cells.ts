@@ -1,6 +1,7 @@
 // Zod schemas for single CSV cells. Every cell arrives as a string ("" when empty) and is trimmed; each
 // schema's error message says what was expected, which the build report prints next to the bad value.
 import { z } from "zod";
+import { parseRequirements, type RequirementClause } from "../../domain/requirements.ts";
 import { SLUG, UUID_STRICT } from "../../schema/vocabulary.ts";
 
 const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
@@ -81,6 +82,19 @@ export const trimmedUpper = () => cellOf("a code of 2 or 3 capital letters", (v)
 /** Digits kept as text, so leading zeros survive (EMIS numbers, postal codes). */
 export const digits = (min: number, max = min) => cellOf(digitsText(min, max), asDigits(min, max));
 export const optionalDigits = (count: number) => optionalCellOf(digitsText(count, count), asDigits(count, count));
+
+/** A witness's subject requirements in the compact form of domain/requirements.ts (empty: says nothing). */
+export const requirementStatement = () =>
+  z.string().transform((raw, ctx): RequirementClause[] | null => {
+    const parsed = parseRequirements(raw);
+    if (parsed === null) return null;
+    if (parsed.ok) return parsed.clauses;
+    ctx.addIssue({
+      code: "custom",
+      message: `requirements in the compact form, e.g. english-home-language:5|english-first-additional-language:5;mathematics:60%;@other-language:4, "none", or an empty cell (${parsed.message})`,
+    });
+    return z.NEVER;
+  });
 
 /** A list written in one cell, items separated by ";". */
 export const list = () =>

@@ -11,6 +11,7 @@ import {
   SUBJECT_GROUPS,
   UNIVERSITY_TYPES,
 } from "../../schema/vocabulary.ts";
+import { WITNESS_KINDS } from "../../domain/evidence.ts";
 import { defineTable, type TableDefinition } from "./define.ts";
 import * as cell from "./cells.ts";
 import { apsTables } from "./aps.ts";
@@ -102,43 +103,52 @@ export function sourceTables(today: string) {
       id: cell.uuid(),
       university_slug: cell.slug(),
       name: cell.text(),
+      code: cell.optionalText(),
       faculty: cell.optionalText(),
       qualification_type: cell.oneOf(QUALIFICATION_TYPES),
       nqf_level: cell.integer(5, 8),
       min_aps: cell.integer(0, 1000),
       intake_year: cell.integer(2000, 2100),
-      confidence: cell.oneOf(CONFIDENCE_LEVELS),
       ...provenance,
     }),
     key: ["id"],
     references: [{ column: "university_slug", table: "universities", targetColumn: "slug" }],
   });
 
-  const qualificationRequirements = defineTable({
-    name: "qualification-requirements",
-    patterns: ["qualification-requirements/*.csv"],
-    row: z
-      .object({
-        qualification_id: cell.uuid(),
-        subject_slug: cell.slug(),
-        min_level: cell.optionalInteger(1, 7),
-        min_percentage: cell.optionalInteger(0, 100),
-        is_compulsory: cell.boolean(),
-        alternative_group: cell.optionalSlug(),
-        ...provenance,
-      })
-      .refine((r) => r.min_level !== null || r.min_percentage !== null, {
-        path: ["min_level"],
-        error: "min_level or min_percentage (at least one of the two)",
-      })
-      .refine((r) => r.alternative_group === null || !r.is_compulsory, {
-        path: ["is_compulsory"],
-        error: "false for a row in an alternative_group (the group is required; each member is one way to meet it)",
-      }),
-    key: ["qualification_id", "subject_slug", "alternative_group"],
+  const witnesses = defineTable({
+    name: "witnesses",
+    patterns: ["witnesses/*.csv"],
+    row: z.object({
+      id: cell.slug(),
+      kind: cell.oneOf(WITNESS_KINDS),
+      title: cell.text(),
+      publisher: cell.text(),
+      // Witnesses of one lineage copy each other (or one origin): together they count as one witness.
+      lineage: cell.text(),
+      university_slug: cell.optionalSlug(),
+      ...provenance,
+    }),
+    key: ["id"],
+    references: [{ column: "university_slug", table: "universities", targetColumn: "slug" }],
+  });
+
+  const evidence = defineTable({
+    name: "evidence",
+    patterns: ["evidence/*.csv"],
+    row: z.object({
+      qualification_id: cell.uuid(),
+      witness_id: cell.slug(),
+      intake_year: cell.optionalInteger(2000, 2100),
+      name_as_written: cell.text(),
+      min_aps: cell.optionalInteger(0, 1000),
+      requirements: cell.requirementStatement(),
+      ...provenance,
+      note: cell.optionalText(),
+    }),
+    key: ["qualification_id", "witness_id", "intake_year"],
     references: [
       { column: "qualification_id", table: "qualifications", targetColumn: "id" },
-      { column: "subject_slug", table: "subjects", targetColumn: "slug" },
+      { column: "witness_id", table: "witnesses", targetColumn: "id" },
     ],
   });
 
@@ -236,7 +246,8 @@ export function sourceTables(today: string) {
     universityFees,
     subjects,
     qualifications,
-    qualificationRequirements,
+    witnesses,
+    evidence,
     highSchools,
     postalCodes,
     bursaries,

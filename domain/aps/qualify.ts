@@ -1,51 +1,102 @@
 // Which of a university's qualifications a result qualifies for, and why the others are left out. A
-// qualification needs the score to reach its min_aps (on the university's own scale), every compulsory
-// subject requirement, and one requirement of each alternative group. Requirements that are neither
-// compulsory nor in a group are recommendations and are not checked.
-import type { ApsQualification, ApsRequirement, ApsUniversityDocument, Mark } from "./scheme.ts";
+// qualification needs the score to reach its min_aps (on the university's own scale) and every one of its
+// requirement clauses met: each compulsory subject, one option of each alternative group, and each general
+// requirement ("another language at level 4"). One learner subject meets at most one clause, so a rule like
+// "two more subjects at level 4" (the rule twice) needs two different subjects. Requirements that are
+// neither compulsory nor in a group are recommendations and are not checked.
+import type { ApsQualification, ApsUniversityDocument, Mark } from "./scheme.ts";
 
 export type RequirementOutcome = { subject_slug: string; min_percentage: number; percentage: number | null };
 
 export type QualificationFailure =
   | { kind: "min_aps"; min_aps: number; score: number }
   | ({ kind: "subject" } & RequirementOutcome)
-  | { kind: "alternatives"; group: string; options: RequirementOutcome[] };
+  | { kind: "alternatives"; group: string; options: RequirementOutcome[] }
+  | { kind: "rule"; rule: string; min_percentage: number; best: number | null }
+  | { kind: "shared_subjects"; clauses: string[] };
 
 export type QualificationOutcome = { id: string; name: string; qualifies: boolean; failures: QualificationFailure[] };
 
-/** Met when the learner has the subject at or above min_percentage (a fractional 59.99 does not meet 60). */
-function outcomeOf(requirement: ApsRequirement, percentages: ReadonlyMap<string, number>) {
-  const percentage = percentages.get(requirement.subject_slug) ?? null;
-  const outcome: RequirementOutcome = {
-    subject_slug: requirement.subject_slug,
-    min_percentage: requirement.min_percentage,
-    percentage,
+/** One way to meet a clause: one subject at a minimum, or any subject of a rule's class. */
+type Option = { label: string; subjects: readonly string[]; min_percentage: number };
+type Clause = { label: string; group: string | null; options: Option[] };
+
+/** The rule name as it appears in failures and option lists: "@other-language". */
+const ruleLabel = (rule: string) => `@${rule}`;
+
+function clausesOf(qualification: ApsQualification, ruleSubjects: Readonly<Record<string, readonly string[]>>): Clause[] {
+  const clauses: Clause[] = [];
+  const groups = new Map<string, Option[]>();
+  const addToGroup = (group: string, option: Option) => groups.set(group, [...(groups.get(group) ?? []), option]);
+  for (const r of qualification.requirements) {
+    const option = { label: r.subject_slug, subjects: [r.subject_slug], min_percentage: r.min_percentage };
+    if (r.alternative_group !== null) addToGroup(r.alternative_group, option);
+    else if (r.is_compulsory) clauses.push({ label: r.subject_slug, group: null, options: [option] });
+  }
+  for (const g of qualification.general_requirements ?? []) {
+    const option = { label: ruleLabel(g.rule), subjects: ruleSubjects[g.rule] ?? [], min_percentage: g.min_percentage };
+    if (g.alternative_group !== null) addToGroup(g.alternative_group, option);
+    else clauses.push({ label: ruleLabel(g.rule), group: null, options: [option] });
+  }
+  for (const [group, options] of [...groups].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) clauses.push({ label: group, group, options });
+  return clauses;
+}
+
+/** The learner subjects that meet an option (a fractional 59.99 does not meet 60). */
+function meeting(option: Option, percentages: ReadonlyMap<string, number>): string[] {
+  return option.subjects.filter((s) => (percentages.get(s) ?? -1) >= option.min_percentage);
+}
+
+function failureOf(clause: Clause, percentages: ReadonlyMap<string, number>): QualificationFailure {
+  const [only] = clause.options;
+  if (clause.group === null && only) {
+    if (only.label.startsWith("@")) {
+      const best = Math.max(-1, ...only.subjects.map((s) => percentages.get(s) ?? -1));
+      return { kind: "rule", rule: only.label.slice(1), min_percentage: only.min_percentage, best: best < 0 ? null : best };
+    }
+    return { kind: "subject", subject_slug: only.label, min_percentage: only.min_percentage, percentage: percentages.get(only.label) ?? null };
+  }
+  return {
+    kind: "alternatives",
+    group: clause.label,
+    options: clause.options.map((o) => {
+      const best = Math.max(-1, ...o.subjects.map((s) => percentages.get(s) ?? -1));
+      return { subject_slug: o.label, min_percentage: o.min_percentage, percentage: best < 0 ? null : best };
+    }),
   };
-  return { outcome, met: percentage !== null && percentage >= requirement.min_percentage };
+}
+
+/** Whether each clause can have a subject of its own (bipartite matching by augmenting paths; tiny sizes). */
+function distinctlyMet(candidates: string[][]): boolean {
+  const owner = new Map<string, number>();
+  const assign = (clause: number, seen: Set<string>): boolean => {
+    for (const subject of candidates[clause] ?? []) {
+      if (seen.has(subject)) continue;
+      seen.add(subject);
+      const holder = owner.get(subject);
+      if (holder === undefined || assign(holder, seen)) {
+        owner.set(subject, clause);
+        return true;
+      }
+    }
+    return false;
+  };
+  return candidates.every((_, clause) => assign(clause, new Set()));
 }
 
 export function explainQualification(
   qualification: ApsQualification,
   percentages: ReadonlyMap<string, number>,
   score: number,
+  ruleSubjects: Readonly<Record<string, readonly string[]>> = {},
 ): QualificationOutcome {
   const failures: QualificationFailure[] = [];
   if (score < qualification.min_aps) failures.push({ kind: "min_aps", min_aps: qualification.min_aps, score });
-  const groups = new Map<string, ApsRequirement[]>();
-  for (const requirement of qualification.requirements) {
-    if (requirement.alternative_group !== null) {
-      const members = groups.get(requirement.alternative_group) ?? [];
-      members.push(requirement);
-      groups.set(requirement.alternative_group, members);
-    } else if (requirement.is_compulsory) {
-      const { outcome, met } = outcomeOf(requirement, percentages);
-      if (!met) failures.push({ kind: "subject", ...outcome });
-    }
-  }
-  for (const [group, members] of [...groups].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
-    const results = members.map((member) => outcomeOf(member, percentages));
-    if (!results.some((r) => r.met)) failures.push({ kind: "alternatives", group, options: results.map((r) => r.outcome) });
-  }
+  const clauses = clausesOf(qualification, ruleSubjects);
+  const candidates = clauses.map((clause) => [...new Set(clause.options.flatMap((o) => meeting(o, percentages)))].sort());
+  const unmet = clauses.filter((_, i) => candidates[i]?.length === 0);
+  for (const clause of unmet) failures.push(failureOf(clause, percentages));
+  if (unmet.length === 0 && !distinctlyMet(candidates)) failures.push({ kind: "shared_subjects", clauses: clauses.map((c) => c.label) });
   return { id: qualification.id, name: qualification.name, qualifies: failures.length === 0, failures };
 }
 
@@ -59,7 +110,7 @@ export function percentagesOf(marks: readonly Mark[]): Map<string, number> {
 /** Every qualification of the university, in the document's order, with what it failed on (if anything). */
 export function explainQualifications(document: ApsUniversityDocument, marks: readonly Mark[], score: number): QualificationOutcome[] {
   const percentages = percentagesOf(marks);
-  return document.qualifications.map((q) => explainQualification(q, percentages, score));
+  return document.qualifications.map((q) => explainQualification(q, percentages, score, document.rule_subjects ?? {}));
 }
 
 /** The ids of the qualifications whose min_aps the score meets and whose subject requirements the marks meet. */

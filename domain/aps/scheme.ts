@@ -3,6 +3,7 @@
 // between the two. Subject classes arrive resolved to subject slugs: the engine never needs the subject
 // table's groups, which keeps it small enough to run per request on workerd.
 import type { Confidence } from "../../schema/vocabulary.ts";
+import type { RequirementRule } from "../requirements.ts";
 
 export const APS_METHODS = ["points", "percentage-sum", "percentage-average", "percentage-tenths"] as const;
 export type ApsMethod = (typeof APS_METHODS)[number];
@@ -55,7 +56,17 @@ export type ApsRequirement = {
   alternative_group: string | null;
 };
 
-export type ApsQualification = { id: string; name: string; min_aps: number; requirements: ApsRequirement[] };
+/** A requirement on a class of subjects ("another language at level 4"); with an alternative_group it is one
+ * option of that group, beside the group's subject requirements. */
+export type ApsGeneralRequirement = { rule: RequirementRule; min_percentage: number; alternative_group: string | null };
+
+export type ApsQualification = {
+  id: string;
+  name: string;
+  min_aps: number;
+  requirements: ApsRequirement[];
+  general_requirements?: ApsGeneralRequirement[];
+};
 
 export type ApsUniversityDocument = {
   university: { slug: string; name: string; short_name: string };
@@ -63,6 +74,8 @@ export type ApsUniversityDocument = {
   qualifications: ApsQualification[];
   /** Every valid subject slug, so a request with an unknown subject is answered without another file. */
   subjects: { slug: string; name: string }[];
+  /** The subjects each general requirement rule can be met with. */
+  rule_subjects?: Record<RequirementRule, string[]>;
 };
 
 export type Mark = { subject_slug: string; percentage: number };

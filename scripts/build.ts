@@ -1,0 +1,61 @@
+// npm run build [-- options]: sources/ -> dist/ (build/index.ts), with the summary and coverage table.
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { defaultBuildOptions, formatSummary, runBuild, type BuildOptions } from "../build/index.ts";
+import { runCommand, UsageError } from "../lib/cli.ts";
+import { isRealDate } from "../build/tables/cells.ts";
+import { ROOT } from "../lib/root.ts";
+
+const USAGE = `usage: npm run build -- [--sources DIR] [--imported DIR] [--out DIR] [--max-files N] [--today YYYY-MM-DD] [--conflicts FILE]
+
+Builds dist/ from the CSV tables in sources/; a failed build leaves dist/ as it was.
+  --sources DIR      the tables (default sources/)
+  --imported DIR     another folder of national tables read with the sources (default: none)
+  --out DIR          the output folder (default dist/)
+  --max-files N      fail when the output would hold more files (default EDU_MAX_FILES or 20000)
+  --today DATE       the date verified_on may not pass (default: today in Johannesburg)
+  --conflicts FILE   where to write the catalogue's conflicts report (default docs/data-conflicts.md when
+                     building the project's own sources/, else none)
+  --help             this text`;
+
+function optionsOf(argv: string[]): Partial<BuildOptions> | "help" {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      sources: { type: "string" },
+      imported: { type: "string" },
+      out: { type: "string" },
+      "max-files": { type: "string" },
+      today: { type: "string" },
+      conflicts: { type: "string" },
+      help: { type: "boolean", default: false },
+    },
+  });
+  if (values.help) return "help";
+  const overrides: Partial<BuildOptions> = {};
+  if (values.sources) overrides.sourcesDir = path.resolve(values.sources);
+  overrides.importedDir = values.imported ? path.resolve(values.imported) : path.join(overrides.sourcesDir ?? path.join(ROOT, "sources"), "imported");
+  if (values.out) overrides.outDir = path.resolve(values.out);
+  if (values["max-files"] !== undefined) {
+    if (!/^[1-9]\d*$/.test(values["max-files"])) throw new UsageError("--max-files takes a positive integer");
+    overrides.maxFiles = Number(values["max-files"]);
+  }
+  if (values.today !== undefined) {
+    if (!isRealDate(values.today)) throw new UsageError("--today takes a real date written YYYY-MM-DD");
+    overrides.today = values.today;
+  }
+  const ownSources = !values.sources || path.resolve(values.sources) === path.join(ROOT, "sources");
+  if (values.conflicts) overrides.conflictsReport = path.resolve(values.conflicts);
+  else if (ownSources) overrides.conflictsReport = path.join(ROOT, "docs", "data-conflicts.md");
+  return overrides;
+}
+
+runCommand(USAGE, async (argv) => {
+  const overrides = optionsOf(argv);
+  if (overrides === "help") return console.log(USAGE);
+  const options = defaultBuildOptions(ROOT, overrides);
+  console.log(`Building ${path.relative(ROOT, options.outDir) || options.outDir}/ from ${path.relative(ROOT, options.sourcesDir) || options.sourcesDir}/`);
+  const result = await runBuild({ ...options, log: (line) => console.log(`  ${line}`) });
+  console.log(formatSummary(result));
+  return result.ok ? 0 : 1;
+});
