@@ -18,7 +18,7 @@ import {
 } from "../../importers/postal-codes.ts";
 import { readCsv } from "../../importers/read-table.ts";
 import { parseArguments, runImport, UsageError } from "../../scripts/import.ts";
-import { writePostalCodesXls } from "../fixtures/upstream/workbooks.ts";
+import { writeLegacyXls, writePostalCodesXlsx } from "../fixtures/upstream/workbooks.ts";
 
 const FIXTURE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../fixtures/upstream/postal-codes/postalcodes.csv");
 const UPSTREAM = process.env.EDU_UPSTREAM_DIR;
@@ -95,9 +95,20 @@ describe("importing the fixture list (`;` CSV in the republished layout)", () =>
     ]);
   });
 
-  it("reads a SAPO-style .xls whose codes are numbers", async () => {
-    const file = path.join(await tempFolder(), "postalcodes.xls");
-    writePostalCodesXls(file);
+  it("refuses a legacy .xls workbook with a message that names the file and says how to convert it", async () => {
+    const folder = await tempFolder();
+    const file = path.join(folder, "postalcodes.xls");
+    await writeLegacyXls(file);
+    await expect(importPostalCodeFiles([file])).rejects.toThrow(/^postalcodes\.xls is a legacy Excel 97-2003 workbook, which the importers do not read: .*save it as \.xlsx or CSV/);
+    // the same bytes under another name are recognised by their signature
+    const renamed = path.join(folder, "postalcodes.xlsx");
+    await writeLegacyXls(renamed);
+    await expect(importPostalCodeFiles([renamed])).rejects.toThrow(/postalcodes\.xlsx is a legacy Excel 97-2003 workbook/);
+  });
+
+  it("reads a SAPO-style list saved as .xlsx whose codes are numbers", async () => {
+    const file = path.join(await tempFolder(), "postalcodes.xlsx");
+    await writePostalCodesXlsx(file);
     const { rows: fromXls } = await importPostalCodeFiles([file]);
     expect(fromXls).toEqual([
       { suburb: "FIXTURE CENTRAL", area: "FIXTUREPOLIS", street_code: "0002", box_code: "0001", province_id: "gauteng" },
