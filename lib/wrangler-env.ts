@@ -1,7 +1,9 @@
 // wrangler phones home (telemetry, update checks, request.cf data) unless told not to; the project runs
 // offline, locally and in CI. See ../shared/reference/platform.md.
 import path from "node:path";
-import { ROOT } from "./keys.ts";
+import { fileURLToPath } from "node:url";
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
 export const WRANGLER_OFFLINE_ENV = {
   WRANGLER_SEND_METRICS: "false",

@@ -17,8 +17,10 @@ import {
   type PostalCodesReport,
 } from "../../importers/postal-codes.ts";
 import { readCsv } from "../../importers/read-table.ts";
-import { parseArguments, runImport, UsageError } from "../../scripts/import.ts";
+import { parseArguments, UsageError } from "../../scripts/import.ts";
+import { runImport } from "../../importers/run.ts";
 import { writeLegacyXls, writePostalCodesXlsx } from "../fixtures/upstream/workbooks.ts";
+import { ROOT } from "../support/dataset.ts";
 
 const FIXTURE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../fixtures/upstream/postal-codes/postalcodes.csv");
 const UPSTREAM = process.env.EDU_UPSTREAM_DIR;
@@ -178,5 +180,13 @@ describe.skipIf(!UPSTREAM)("the real SAPO list (EDU_UPSTREAM_DIR)", () => {
     const gauteng = rows.filter((row) => row.province_id === "gauteng").length;
     expect(gauteng).toBeGreaterThan(9_000);
     expect(rows.filter((row) => row.province_id === null).length).toBeLessThan(100);
+  });
+
+  it("gives exactly the committed sources/postal-codes.csv", async () => {
+    const committed = await readFile(path.join(ROOT, "sources", "postal-codes.csv"), "utf8");
+    const verifiedOn = committed.split("\n")[1]?.split(",").at(-1) ?? "";
+    const outDir = await tempFolder();
+    const result = await runImport({ dataset: "postal-codes", inputs: [path.join(UPSTREAM ?? "", "postal-codes", "postalcodes.csv")], outDir, verifiedOn });
+    expect(await readFile(result.outputFile, "utf8")).toBe(committed);
   });
 });
