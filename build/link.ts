@@ -22,7 +22,9 @@ export type University = Row<T["universities"]> & {
   qualifications: Qualification[];
   prospectuses: Prospectus[];
 };
-export type HighSchool = Row<T["highSchools"]> & { id: string; province: Province };
+export type NscResult = Row<T["nscResults"]>;
+/** nsc_results: the school's NSC results by EMIS number, newest year first ([] when the report has none). */
+export type HighSchool = Row<T["highSchools"]> & { id: string; province: Province; nsc_results: NscResult[] };
 export type PostalCode = Row<T["postalCodes"]> & { id: string; province: Province | null };
 export type Bursary = Row<T["bursaries"]> & { id: string };
 export type Prospectus = Row<T["prospectuses"]> & { id: string };
@@ -182,10 +184,22 @@ export function linkModel(
   });
   universities.sort((a, b) => byText(a.name, b.name));
 
+  const nscBySchool = groupBy(rowsOf(tables.nscResults), (r) => r.row.emis_number);
   const highSchools: HighSchool[] = rowsOf(tables.highSchools).flatMap(({ row }) => {
     const province = provinceById.get(row.province_id);
-    return province ? [{ ...row, id: opaqueId("hs", row.emis_number), province }] : [];
+    const nsc_results = (nscBySchool.get(row.emis_number) ?? []).map((r) => r.row).sort((a, b) => b.year - a.year);
+    return province ? [{ ...row, id: opaqueId("hs", row.emis_number), province, nsc_results }] : [];
   });
+  // The report lists some schools the masterlist does not publish as high schools (closed, primary, special
+  // needs, renumbered): their rows stay in the table as facts of the report, but have nowhere to go.
+  const schoolEmis = new Set(highSchools.map((h) => h.emis_number));
+  const unmatched = [...nscBySchool.keys()].filter((emis) => !schoolEmis.has(emis));
+  if (unmatched.length > 0) {
+    warnings.push({
+      resource: "high-schools",
+      message: `${unmatched.length} of ${nscBySchool.size} schools in nsc-results.csv are not high schools in high-schools.csv (e.g. ${unmatched.slice(0, 3).join(", ")}): their NSC results are not published (the import report says why)`,
+    });
+  }
   highSchools.sort((a, b) => byText(a.province.name, b.province.name) || byText(a.name, b.name) || byText(a.emis_number, b.emis_number));
 
   const postalCodes: PostalCode[] = rowsOf(tables.postalCodes).map(({ row }) => ({

@@ -4,6 +4,7 @@ import { z } from "zod";
 import { defineTable, type TableDefinition } from "./define.ts";
 import * as cell from "./cells.ts";
 import { apsTables } from "./aps.ts";
+import { nscResultsTable } from "./nsc.ts";
 
 export const QUALIFICATION_TYPES = [
   "bachelor",
@@ -146,7 +147,7 @@ export function sourceTables(today: string) {
     patterns: ["high-schools.csv"],
     imported: true,
     whenEmpty:
-      "import the DBE schools masterlist: `npm run import -- schools <files>` (https://www.education.gov.za/Programmes/EMIS/EMISDownloads.aspx)",
+      "import the DBE schools masterlist: `npm run import -- schools <files>` (https://www.education.gov.za/Programmes/EMIS/EMISDownloads.aspx); a fresh clone has it committed in sources/high-schools.csv",
     row: z
       .object({
         emis_number: cell.digits(6, 12),
@@ -173,7 +174,7 @@ export function sourceTables(today: string) {
     patterns: ["postal-codes.csv"],
     imported: true,
     whenEmpty:
-      "import the SAPO postal code list: `npm run import -- postal-codes <file>` (https://www.postoffice.co.za/Questions/postalcode.html)",
+      "import the SAPO postal code list: `npm run import -- postal-codes <file>` (https://www.postoffice.co.za/Questions/postalcode.html); a fresh clone has it committed in sources/postal-codes.csv",
     row: z
       .object({
         suburb: cell.text(),
@@ -238,6 +239,7 @@ export function sourceTables(today: string) {
     qualificationRequirements,
     highSchools,
     postalCodes,
+    nscResults: nscResultsTable(provenance),
     bursaries,
     prospectuses,
     ...apsTables(today),
