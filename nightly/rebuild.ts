@@ -73,6 +73,23 @@ function runCommand(command: string[], cwd: string, log: (line: string) => void)
   });
 }
 
+/** Data rows of a committed CSV table (0 when it does not exist). */
+async function countRows(file: string): Promise<number> {
+  if (!existsSync(file)) return 0;
+  return (await readFile(file, "utf8")).split("\n").filter((line) => line.trim() !== "").length - 1;
+}
+
+/** A refusal when a table would lose more than the allowed share of its committed rows. */
+export function guardTableLoss(table: string, before: number, after: number, maxDropShare: number): string[] {
+  if (before <= 0 || after >= before) return [];
+  const share = (before - after) / before;
+  if (share <= maxDropShare) return [];
+  return [
+    `${table} would lose ${(before - after).toLocaleString("en")} of its ${before.toLocaleString("en")} committed rows ` +
+      `(${(share * 100).toFixed(1)}%, more than the allowed ${(maxDropShare * 100).toFixed(0)}%): ${before.toLocaleString("en")} -> ${after.toLocaleString("en")}`,
+  ];
+}
+
 /** Copies the freshly imported tables over the committed ones (each file replaced atomically); returns the
  * names of those whose content changed. */
 async function refreshTables(from: string, to: string): Promise<string[]> {
@@ -164,7 +181,16 @@ export async function runRebuild(options: RebuildOptions): Promise<RebuildResult
     const diff: BuildDiff = await diffBuilds(options.outDir, staged);
     report.diff = diff;
     if (diff.oldVersion === null) report.notes.push("nothing was published before: no comparison, this build becomes the baseline");
-    const refusals = [...guardLosses(diff, maxDropShare), ...guardFloors(diff, config.guard.min_records)];
+    const refusals = [
+      ...guardLosses(diff, maxDropShare),
+      ...guardFloors(diff, config.guard.min_records),
+      // The NSC results are no resource of their own (they are joined onto high schools, whose records then
+      // only "change"), so a shrunken report is caught by comparing its rows with the committed table's (once
+      // something was published: like the other losses, a first publication has nothing to compare with).
+      ...(nsc === null || diff.oldVersion === null
+        ? []
+        : guardTableLoss("nsc-results.csv", await countRows(path.join(options.sourcesDir, "nsc-results.csv")), nsc.rows, maxDropShare)),
+    ];
     if (refusals.length > 0 && !options.allowDrop) {
       report.status = "refused";
       report.reasons.push(...refusals, "rerun with --allow-drop to publish anyway, once you have checked that the loss is real");

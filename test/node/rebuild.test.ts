@@ -146,6 +146,21 @@ describe("npm run rebuild from a local upstream folder", () => {
     expect(await fingerprint(ws.outDir)).toEqual(published);
   });
 
+  it("refuses an NSC report that lost most of its results (the results are no resource of their own), naming the table", async () => {
+    const ws = await workspace();
+    const first = await runRebuild({ ...ws, upstreamDir: FIXTURE_UPSTREAM });
+    expect(first.status).toBe("published");
+    const published = await fingerprint(ws.outDir);
+    const shrunk = await upstreamCopy();
+    await rm(path.join(shrunk, "nsc", "school-performance-2024.csv"));
+    const json = path.join(shrunk, "nsc", "school-performance-2025.json");
+    await writeFile(json, JSON.stringify((JSON.parse(await readFile(json, "utf8")) as unknown[]).slice(0, 1)));
+    const result = await runRebuild({ ...ws, upstreamDir: shrunk });
+    expect(result.status).toBe("refused");
+    expect(result.reasons[0]).toBe("nsc-results.csv would lose 11 of its 14 committed rows (78.6%, more than the allowed 10%): 14 -> 3");
+    expect(await fingerprint(ws.outDir)).toEqual(published);
+  });
+
   it("refuses a resource below its configured floor even when nothing was published before", async () => {
     const ws = await workspace({ min_records: { "high-schools": 6, "postal-codes": 6 } });
     const result = await runRebuild({ ...ws, upstreamDir: FIXTURE_UPSTREAM });
