@@ -1,5 +1,6 @@
-// Import time for the real national files: the DBE workbooks (schools/*.xlsx, *.csv) and the SAPO list
-// (postal-codes/*), read from EDU_UPSTREAM_DIR and written to a temporary folder (never to sources/).
+// Import time for the real national files: the DBE workbooks (schools/*.xlsx, *.csv), the SAPO list
+// (postal-codes/*) and the NSC School Performance Report (nsc/*), read from EDU_UPSTREAM_DIR and written
+// to a temporary folder (never to sources/).
 // Runnable alone: EDU_UPSTREAM_DIR=/path/to/data npx tsx bench/import.ts
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
@@ -12,13 +13,21 @@ import { todayInJohannesburg } from "../lib/dates.ts";
 export async function benchImport(
   upstreamDir: string,
   keepIn?: string,
-): Promise<{ schoolsSeconds: number; postalSeconds: number; schools: number; postalCodes: number }> {
+): Promise<{ schoolsSeconds: number; postalSeconds: number; nscSeconds: number; schools: number; postalCodes: number; nscRows: number }> {
   const outDir = keepIn ?? (await mkdtemp(path.join(os.tmpdir(), "bench-import-")));
   try {
-    const { schools, postalCodes } = await importUpstream(await localUpstream(upstreamDir), outDir, todayInJohannesburg(new Date()));
+    const { schools, postalCodes, nsc } = await importUpstream(await localUpstream(upstreamDir), outDir, todayInJohannesburg(new Date()));
     console.log(`schools:      ${schools.rows} rows in ${schools.seconds.toFixed(2)} s`);
     console.log(`postal codes: ${postalCodes.rows} rows in ${postalCodes.seconds.toFixed(2)} s`);
-    return { schoolsSeconds: schools.seconds, postalSeconds: postalCodes.seconds, schools: schools.rows, postalCodes: postalCodes.rows };
+    console.log(`NSC results:  ${nsc?.rows ?? 0} rows in ${(nsc?.seconds ?? 0).toFixed(2)} s`);
+    return {
+      schoolsSeconds: schools.seconds,
+      postalSeconds: postalCodes.seconds,
+      nscSeconds: nsc?.seconds ?? 0,
+      schools: schools.rows,
+      postalCodes: postalCodes.rows,
+      nscRows: nsc?.rows ?? 0,
+    };
   } finally {
     if (keepIn === undefined) await rm(outDir, { recursive: true, force: true });
   }

@@ -1,5 +1,5 @@
-// National scale: import the real DBE workbooks and SAPO list from EDU_UPSTREAM_DIR, build them with the
-// committed sources, and compare the build with a plain copy of the same dist/ (the physical baseline:
+// National scale: import the real DBE workbooks, SAPO list and NSC report from EDU_UPSTREAM_DIR, build them
+// with the committed sources (the fresh import as the override folder), and compare the build with a plain copy of the same dist/ (the physical baseline:
 // writing those files and bytes with no parsing, validation or JSON work). Runnable alone:
 // EDU_UPSTREAM_DIR=/path/to/data npx tsx bench/national.ts
 import { cp } from "node:fs/promises";
@@ -30,9 +30,13 @@ export async function benchNational(upstreamDir = process.env.EDU_UPSTREAM_DIR):
     await cp(dist, path.join(work, "dist-copy"), { recursive: true });
     const copySeconds = (performance.now() - copyStarted) / 1000;
 
-    const importSeconds = counts.schoolsSeconds + counts.postalSeconds;
-    console.log(`\nNational data (${counts.schools.toLocaleString("en")} schools, ${counts.postalCodes.toLocaleString("en")} postal codes)`);
-    console.log(`  import          ${importSeconds.toFixed(2).padStart(7)} s   (schools ${counts.schoolsSeconds.toFixed(2)} s, postal codes ${counts.postalSeconds.toFixed(2)} s)`);
+    const importSeconds = counts.schoolsSeconds + counts.postalSeconds + counts.nscSeconds;
+    console.log(
+      `\nNational data (${counts.schools.toLocaleString("en")} schools, ${counts.postalCodes.toLocaleString("en")} postal codes, ${counts.nscRows.toLocaleString("en")} NSC school-years)`,
+    );
+    console.log(
+      `  import          ${importSeconds.toFixed(2).padStart(7)} s   (schools ${counts.schoolsSeconds.toFixed(2)} s, postal codes ${counts.postalSeconds.toFixed(2)} s, NSC results ${counts.nscSeconds.toFixed(2)} s)`,
+    );
     console.log(`  build           ${build.seconds.toFixed(2).padStart(7)} s   peak RSS ${build.maxRssMiB.toFixed(0)} MiB`);
     console.log(`  output          ${String(build.files).padStart(7)} files (${((100 * (build.files ?? 0)) / FREE_PLAN_FILES).toFixed(0)}% of the free plan's ${FREE_PLAN_FILES.toLocaleString("en")}), ${((build.bytes ?? 0) / 1024 / 1024).toFixed(1)} MiB`);
     console.log(`  plain copy      ${copySeconds.toFixed(2).padStart(7)} s   of the same dist/ (physical baseline)`);

@@ -25,7 +25,8 @@ export type BuildOptions = {
   /** Folder paths in reports are relative to. */
   root: string;
   sourcesDir: string;
-  importedDir: string;
+  /** Override folder for the national tables (load.ts); none by default: the committed tables are built. */
+  importedDir?: string;
   outDir: string;
   /** The date provenance is checked against (verified_on may not be later). */
   today: string;
@@ -49,7 +50,6 @@ export function defaultBuildOptions(root: string, overrides: Partial<BuildOption
   return {
     root,
     sourcesDir,
-    importedDir: path.join(sourcesDir, "imported"),
     outDir: path.join(root, "dist"),
     today: todayInJohannesburg(new Date()),
     maxFiles: Number(process.env.EDU_MAX_FILES ?? 20_000),

@@ -25,7 +25,9 @@ export type University = Row<Tables["universities"]> & {
   qualifications: Qualification[];
   prospectuses: Prospectus[];
 };
-export type HighSchool = Row<Tables["highSchools"]> & { id: string; province: Province };
+export type NscResult = Row<Tables["nscResults"]>;
+/** nsc_results: the school's NSC results by EMIS number, newest year first ([] when the report has none). */
+export type HighSchool = Row<Tables["highSchools"]> & { id: string; province: Province; nsc_results: NscResult[] };
 export type PostalCode = Row<Tables["postalCodes"]> & { id: string; province: Province | null };
 export type Bursary = Row<Tables["bursaries"]> & { id: string };
 export type Prospectus = Row<Tables["prospectuses"]> & { id: string };
@@ -178,13 +180,25 @@ function linkUniversities(valid: Valid, provinceById: Map<string, Province>, qua
   return universities.sort((a, b) => byText(a.name, b.name));
 }
 
-function linkHighSchools(valid: Valid, provinceById: Map<string, Province>): HighSchool[] {
-  return rowsOf(valid.highSchools)
-    .flatMap((row) => {
-      const province = provinceById.get(row.province_id);
-      return province ? [{ ...row, id: opaqueId("hs", row.emis_number), province }] : [];
-    })
-    .sort((a, b) => byText(a.province.name, b.province.name) || byText(a.name, b.name) || byText(a.emis_number, b.emis_number));
+/** Schools with their NSC results joined by EMIS number. */
+function linkHighSchools(valid: Valid, provinceById: Map<string, Province>, warnings: Warning[]): HighSchool[] {
+  const nscBySchool = groupBy(rowsOf(valid.nscResults), (r) => r.emis_number);
+  const highSchools = rowsOf(valid.highSchools).flatMap((row) => {
+    const province = provinceById.get(row.province_id);
+    const nsc_results = (nscBySchool.get(row.emis_number) ?? []).sort((a, b) => b.year - a.year);
+    return province ? [{ ...row, id: opaqueId("hs", row.emis_number), province, nsc_results }] : [];
+  });
+  // The report lists some schools the masterlist does not publish as high schools (closed, primary, special
+  // needs, renumbered): their rows stay in the table as facts of the report, but have nowhere to go.
+  const schoolEmis = new Set(highSchools.map((h) => h.emis_number));
+  const unmatched = [...nscBySchool.keys()].filter((emis) => !schoolEmis.has(emis));
+  if (unmatched.length > 0) {
+    warnings.push({
+      resource: "high-schools",
+      message: `${unmatched.length} of ${nscBySchool.size} schools in nsc-results.csv are not high schools in high-schools.csv (e.g. ${unmatched.slice(0, 3).join(", ")}): their NSC results are not published (the import report says why)`,
+    });
+  }
+  return highSchools.sort((a, b) => byText(a.province.name, b.province.name) || byText(a.name, b.name) || byText(a.emis_number, b.emis_number));
 }
 
 function linkPostalCodes(valid: Valid, provinceById: Map<string, Province>): PostalCode[] {
@@ -260,6 +274,7 @@ function gapWarnings(model: Model, today: string): Warning[] {
 
 export function linkModel(valid: Valid, today: string): { model: Model; conflicts: Conflict[]; problems: Problem[]; warnings: Warning[] } {
   const problems: Problem[] = [];
+  const linkWarnings: Warning[] = [];
   const provinces = rowsOf(valid.provinces).sort((a, b) => byText(a.name, b.name));
   const provinceById = new Map(provinces.map((p) => [p.id, p]));
   const subjects = rowsOf(valid.subjects).sort((a, b) => byText(a.name, b.name));
@@ -270,11 +285,11 @@ export function linkModel(valid: Valid, today: string): { model: Model; conflict
     universities: linkUniversities(valid, provinceById, qualifications, prospectuses),
     subjects,
     qualifications,
-    highSchools: linkHighSchools(valid, provinceById),
+    highSchools: linkHighSchools(valid, provinceById, linkWarnings),
     postalCodes: linkPostalCodes(valid, provinceById),
     bursaries: linkBursaries(valid),
     prospectuses,
   };
   problems.push(...checkDerivedIds(model));
-  return { model, conflicts, problems, warnings: gapWarnings(model, today) };
+  return { model, conflicts, problems, warnings: [...linkWarnings, ...gapWarnings(model, today)] };
 }

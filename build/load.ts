@@ -20,8 +20,9 @@ export type RawTable = {
 export type SourceFolders = {
   /** The committed tables. */
   sources: string;
-  /** Where `npm run import` writes the national datasets (git-ignored). */
-  imported: string;
+  /** An override folder for the national (imported) tables: a table whose file is here is read from here
+   * instead of from sources (the nightly rebuild builds its fresh import this way). */
+  imported?: string;
   /** Paths in reports are shown relative to this folder. */
   root: string;
 };
@@ -33,12 +34,11 @@ export async function loadTables(
   const problems: Problem[] = [];
   const tables = new Map<string, RawTable>();
   for (const definition of definitions) {
-    const bases = definition.imported ? [folders.sources, folders.imported] : [folders.sources];
-    const files: string[] = [];
-    for (const base of bases) {
-      const found = await fg(definition.patterns, { cwd: base, absolute: true, onlyFiles: true });
-      files.push(...found.sort());
-    }
+    const overrides =
+      definition.imported && folders.imported !== undefined
+        ? (await fg(definition.patterns, { cwd: folders.imported, absolute: true, onlyFiles: true })).sort()
+        : [];
+    const files = overrides.length > 0 ? overrides : (await fg(definition.patterns, { cwd: folders.sources, absolute: true, onlyFiles: true })).sort();
     const rows: RawRow[] = [];
     let unreadable = false;
     for (const file of files) {

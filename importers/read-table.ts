@@ -1,9 +1,12 @@
-// Reads the upstream spreadsheets (.xlsx, .xls) and CSV exports into plain string cells under their header
-// row, so the importers see one shape whatever the publisher's format. Columns are found by header name
-// (with aliases), never by position: the DBE and SAPO files move and rename columns between releases.
+// Reads the upstream spreadsheets (.xlsx) and CSV exports into plain string cells under their header row, so
+// the importers see one shape whatever the publisher's format. Columns are found by header name (with
+// aliases), never by position: the DBE and SAPO files move and rename columns between releases.
+// Workbooks are read with exceljs (README "Dependencies" says why that library). It reads the Office Open
+// XML formats only: a legacy Excel 97-2003 workbook (.xls, or any file that is an OLE2 compound document)
+// is refused with a message that says how to convert it, and so are .xlsb and .ods.
 import { readFile } from "node:fs/promises";
 import path from "node:path";
-import * as XLSX from "xlsx";
+import ExcelJS from "exceljs";
 import { parse } from "csv-parse/sync";
 
 export type SourceRow = {
@@ -76,47 +79,67 @@ export function collapseSpaces(value: string): string {
   return value.replace(/[\s\u00a0]+/g, " ").trim();
 }
 
-const SPREADSHEET_EXTENSIONS = new Set([".xlsx", ".xls", ".xlsm", ".xlsb", ".ods"]);
+const WORKBOOK_EXTENSIONS = new Set([".xlsx", ".xlsm"]);
+const UNSUPPORTED_SPREADSHEETS = new Set([".xls", ".xlsb", ".ods"]);
+/** The first bytes of a zip archive (every .xlsx) and of an OLE2 compound document (every .xls). */
+const ZIP_MAGIC = [0x50, 0x4b, 0x03, 0x04];
+const OLE2_MAGIC = [0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1];
+
+const startsWith = (bytes: Uint8Array, magic: readonly number[]) => magic.every((byte, i) => bytes[i] === byte);
 
 export class UnreadableFileError extends Error {}
 
+/** Why a legacy workbook is refused, and what to do instead (docs/national-datasets.md). */
+export const LEGACY_WORKBOOK_ADVICE =
+  "a legacy Excel 97-2003 workbook, which the importers do not read: open it in a spreadsheet program and save it " +
+  "as .xlsx or CSV (or run `soffice --headless --convert-to csv FILE`), then import that file";
+
 /** Every sheet of a workbook, or the one table of a CSV. A file that cannot be parsed at all (an HTML
- * error page saved as .xlsx, a truncated download) is an UnreadableFileError naming the file. */
+ * error page saved as .xlsx, a truncated download, a legacy .xls) is an UnreadableFileError naming the file. */
 export async function readTables(file: string): Promise<SourceTable[]> {
   const bytes = await readFile(file);
   const extension = path.extname(file).toLowerCase();
+  const name = path.basename(file);
+  if (startsWith(bytes, OLE2_MAGIC) || extension === ".xls") {
+    throw new UnreadableFileError(`${name} is ${LEGACY_WORKBOOK_ADVICE}`);
+  }
+  if (UNSUPPORTED_SPREADSHEETS.has(extension)) {
+    throw new UnreadableFileError(`${name} is a ${extension} spreadsheet, which the importers do not read: save it as .xlsx or CSV`);
+  }
   try {
-    if (SPREADSHEET_EXTENSIONS.has(extension)) return readWorkbook(file, bytes);
+    if (WORKBOOK_EXTENSIONS.has(extension) || startsWith(bytes, ZIP_MAGIC)) return await readWorkbook(file, bytes);
     return [readCsv(file, decodeText(bytes))];
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
-    throw new UnreadableFileError(`${path.basename(file)} cannot be read as a ${extension === "" ? "table" : extension} file (${reason})`);
+    throw new UnreadableFileError(`${name} cannot be read as a ${extension === "" ? "table" : extension} file (${reason})`);
   }
 }
 
-export function readWorkbook(file: string, bytes: Uint8Array): SourceTable[] {
-  const workbook = XLSX.read(bytes, { type: "buffer", dense: true });
+/** Every worksheet of an .xlsx workbook: the first non-blank row is the header, blank rows are skipped. */
+export async function readWorkbook(file: string, bytes: Uint8Array): Promise<SourceTable[]> {
+  if (!startsWith(bytes, ZIP_MAGIC)) throw new Error("not an Office Open XML workbook (no zip signature)");
+  const workbook = new ExcelJS.Workbook();
+  await workbook.xlsx.load(bytes as unknown as ArrayBuffer);
   const tables: SourceTable[] = [];
-  for (const sheet of workbook.SheetNames) {
-    const worksheet = workbook.Sheets[sheet];
-    if (!worksheet) continue;
-    // raw: numbers stay numbers (full precision) instead of the display format's rounding.
-    const grid = XLSX.utils.sheet_to_json<unknown[]>(worksheet, { header: 1, raw: true, defval: "", blankrows: true });
-    const headerIndex = grid.findIndex((row) => row.some((cell) => cellText(cell) !== ""));
-    if (headerIndex < 0) continue;
-    const headers = (grid[headerIndex] ?? []).map((cell) => collapseSpaces(cellText(cell)));
+  for (const worksheet of workbook.worksheets) {
+    let headers: string[] | null = null;
     const rows: SourceRow[] = [];
-    for (let i = headerIndex + 1; i < grid.length; i++) {
-      const cells = (grid[i] ?? []).map(cellText);
-      if (cells.every((cell) => cell.trim() === "")) continue;
-      rows.push({ line: i + 1, cells, extraCells: 0 });
-    }
-    tables.push({ file, sheet, headers, rows });
+    worksheet.eachRow({ includeEmpty: false }, (row, rowNumber) => {
+      // row.values is 1-based and sparse: Array.from turns its holes into "".
+      const cells = Array.from((row.values as unknown[]).slice(1), cellText);
+      if (cells.every((cell) => cell.trim() === "")) return;
+      if (headers === null) headers = cells.map(collapseSpaces);
+      else rows.push({ line: rowNumber, cells, extraCells: 0 });
+    });
+    if (headers === null) continue;
+    tables.push({ file, sheet: worksheet.name, headers, rows });
   }
   return tables;
 }
 
-function cellText(cell: unknown): string {
+/** A cell as text: numbers at full precision (never the display format's rounding), formulas as their
+ * cached result, rich text and hyperlinks as their plain text, errors as blank. */
+export function cellText(cell: unknown): string {
   if (cell === null || cell === undefined) return "";
   if (typeof cell === "string") return cell;
   if (typeof cell === "number") {
@@ -125,6 +148,13 @@ function cellText(cell: unknown): string {
   }
   if (typeof cell === "boolean") return cell ? "TRUE" : "FALSE";
   if (cell instanceof Date) return cell.toISOString();
+  if (typeof cell === "object") {
+    const value = cell as { richText?: { text?: string }[]; text?: unknown; result?: unknown; error?: unknown; formula?: unknown };
+    if (Array.isArray(value.richText)) return value.richText.map((run) => run.text ?? "").join("");
+    if ("formula" in value || "sharedFormula" in value) return cellText(value.result);
+    if ("error" in value) return "";
+    if ("text" in value) return cellText(value.text);
+  }
   return String(cell);
 }
 

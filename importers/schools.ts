@@ -1,6 +1,6 @@
-// The DBE EMIS masterlist -> rows of sources/imported/high-schools.csv. Keeps the schools that write the
-// NSC (Phase_PED secondary or combined), normalises the value domains that differ between provinces, and
-// repairs coordinates (importers/coordinates.ts). Layouts handled: the 2024 per-province workbooks (Gauteng
+// The DBE EMIS masterlist -> rows of sources/high-schools.csv. Keeps the schools that write the NSC
+// (Phase_PED secondary or combined), normalises the value domains that differ between provinces, repairs
+// coordinates (importers/coordinates.ts) and mis-decoded characters in names (importers/text-repair.ts). Layouts handled: the 2024 per-province workbooks (Gauteng
 // and the special-needs-centres file name and order their columns differently) and the national
 // semicolon-separated CSV with decimal commas. reference: /work/shared/reference/datasets.md.
 import path from "node:path";
@@ -14,6 +14,7 @@ import {
   type SourceTable,
 } from "./read-table.ts";
 import { repairCoordinates, type CoordinateOutcome, type ProvinceId } from "./coordinates.ts";
+import { RepairCounter } from "./text-repair.ts";
 
 export const DBE_SOURCE_URL = "https://www.education.gov.za/Programmes/EMIS/EMISDownloads.aspx";
 
@@ -157,7 +158,31 @@ export type SchoolsReport = {
   kept: number;
   dropped: Record<string, number>;
   coordinates: Partial<Record<CoordinateOutcome, number>>;
+  /** Mis-decoded characters repaired in kept rows (importers/text-repair.ts), per kind, and those left. */
+  textRepairs: {
+    names: number;
+    districts: number;
+    byKind: Record<string, number>;
+    unrepaired: Record<string, number>;
+  };
 };
+
+/**
+ * What the masterlist says about a NatEMIS number, for joining other datasets (the NSC results) to it:
+ * kept as a high school, or dropped, and why. `closed`: a status other than open; `not_secondary`: a phase
+ * other than secondary or combined; `other`: dropped for another reason (no name, unknown sector, ...).
+ */
+export type MasterlistEntry =
+  | { verdict: "kept"; province: ProvinceId }
+  | { verdict: "closed" | "not_secondary" | "other"; reason: string };
+
+/** Every NatEMIS number read from the masterlist files, by its 9-digit key (emisKey). */
+export type MasterlistIndex = Map<string, MasterlistEntry>;
+
+/** The join key of an EMIS number: digits padded to nine with the leading zeros a spreadsheet may have lost. */
+export function emisKey(emis: string): string {
+  return emis.padStart(9, "0");
+}
 
 /** Why a row is dropped; the counts per reason make up the import report. */
 type RowVerdict = { row: HighSchoolRow; coordinates: CoordinateOutcome } | { dropped: string };
@@ -215,9 +240,19 @@ export function schoolFromRow(
 }
 
 /** Imports rows from already-read tables (pure; the CLI and tests feed it files). */
-export function importSchoolTables(tables: readonly SourceTable[]): { rows: HighSchoolRow[]; report: SchoolsReport } {
-  const report: SchoolsReport = { files: [], rowsRead: 0, kept: 0, dropped: {}, coordinates: {} };
+export function importSchoolTables(tables: readonly SourceTable[]): { rows: HighSchoolRow[]; report: SchoolsReport; masterlist: MasterlistIndex } {
+  const report: SchoolsReport = {
+    files: [],
+    rowsRead: 0,
+    kept: 0,
+    dropped: {},
+    coordinates: {},
+    textRepairs: { names: 0, districts: 0, byKind: {}, unrepaired: {} },
+  };
   const byEmis = new Map<string, HighSchoolRow>();
+  const masterlist: MasterlistIndex = new Map();
+  const names = new RepairCounter();
+  const districts = new RepairCounter();
   const drop = (reason: string, count = 1) => {
     report.dropped[reason] = (report.dropped[reason] ?? 0) + count;
   };
@@ -242,23 +277,40 @@ export function importSchoolTables(tables: readonly SourceTable[]): { rows: High
       const verdict = schoolFromRow(sourceRow, columns);
       if ("dropped" in verdict) {
         drop(verdict.dropped);
+        const emis = normaliseEmis(cellAt(sourceRow, columns.emis));
+        if (emis !== null && !masterlist.has(emisKey(emis))) {
+          const kind = verdict.dropped.startsWith("status") ? "closed" : verdict.dropped.startsWith("phase") ? "not_secondary" : "other";
+          masterlist.set(emisKey(emis), { verdict: kind, reason: verdict.dropped });
+        }
         continue;
       }
       if (byEmis.has(verdict.row.emis_number)) {
         drop("duplicate NatEMIS number (first occurrence kept)");
         continue;
       }
-      byEmis.set(verdict.row.emis_number, verdict.row);
+      const row = {
+        ...verdict.row,
+        name: names.repair(verdict.row.name),
+        district: verdict.row.district === null ? null : districts.repair(verdict.row.district),
+      };
+      byEmis.set(row.emis_number, row);
+      masterlist.set(emisKey(row.emis_number), { verdict: "kept", province: row.province_id });
       report.coordinates[verdict.coordinates] = (report.coordinates[verdict.coordinates] ?? 0) + 1;
       fileReport.kept += 1;
     }
   }
   const rows = [...byEmis.values()].sort((a, b) => compareText(a.emis_number, b.emis_number));
   report.kept = rows.length;
-  return { rows, report };
+  report.textRepairs.names = names.texts;
+  report.textRepairs.districts = districts.texts;
+  for (const counter of [names, districts]) {
+    for (const [kind, n] of Object.entries(counter.repaired)) report.textRepairs.byKind[kind] = (report.textRepairs.byKind[kind] ?? 0) + n;
+    for (const [kind, n] of Object.entries(counter.unrepaired)) report.textRepairs.unrepaired[kind] = (report.textRepairs.unrepaired[kind] ?? 0) + n;
+  }
+  return { rows, report, masterlist };
 }
 
-export async function importSchoolFiles(files: readonly string[]): Promise<{ rows: HighSchoolRow[]; report: SchoolsReport }> {
+export async function importSchoolFiles(files: readonly string[]): Promise<{ rows: HighSchoolRow[]; report: SchoolsReport; masterlist: MasterlistIndex }> {
   const tables: SourceTable[] = [];
   for (const file of files) tables.push(...(await readTables(file)));
   return importSchoolTables(tables);

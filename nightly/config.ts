@@ -6,7 +6,7 @@ import { z } from "zod";
 
 const upstreamFile = z
   .object({
-    name: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]*\.(xlsx|xls|csv|txt)$/i, "a plain file name ending .xlsx, .xls, .csv or .txt"),
+    name: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]*\.(xlsx|csv|txt|json)$/i, "a plain file name ending .xlsx, .csv, .txt or .json (a legacy .xls is not read: see docs/national-datasets.md)"),
     url: z.url({ protocol: /^https?$/, error: "an absolute http(s) URL" }).optional(),
     path: z.string().min(1).optional(),
   })
@@ -21,6 +21,8 @@ export const upstreamConfigSchema = z.object({
   $comment: z.string().optional(),
   schools: dataset,
   postal_codes: dataset.refine((d) => d.files.length === 1, "exactly one postal code file"),
+  /** The NSC School Performance Report; without it the committed nsc-results.csv is kept as it is. */
+  nsc: dataset.optional(),
   download: z
     .object({
       timeout_seconds: z.number().positive().max(3600).default(120),

@@ -1,8 +1,11 @@
 // The nightly rebuild, in the order it runs: gather the national files -> import them -> build into a
 // staging folder beside dist/ -> diff against the published build -> guard -> swap in -> (deploy).
 // Everything before the swap happens in temporary folders: when any step fails or the guard refuses,
-// dist/ and sources/imported/ are left exactly as they were.
+// dist/ and the committed national tables in sources/ are left exactly as they were. When it publishes, the
+// refreshed tables are copied into sources/, so the repository can hold exactly what was built (the
+// GitHub Actions workflow commits them).
 import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
 import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -12,6 +15,7 @@ import { formatProblem } from "../build/problems.ts";
 import { todayInJohannesburg } from "../lib/dates.ts";
 import { UnreadableFileError } from "../importers/read-table.ts";
 import { writeFileAtomically } from "../importers/output.ts";
+import { UnusableFilesError } from "../importers/run.ts";
 import { WRANGLER_OFFLINE_ENV } from "../lib/wrangler-env.ts";
 import { loadUpstreamConfig } from "./config.ts";
 import { diffBuilds, type BuildDiff } from "./diff.ts";
@@ -25,9 +29,9 @@ export type RebuildOptions = {
   configFile: string;
   /** Local folder with schools/ and postal-codes/ that replaces the config's downloads (EDU_UPSTREAM_DIR). */
   upstreamDir?: string;
+  /** The sources the build reads; its national tables (high-schools.csv, postal-codes.csv, nsc-results.csv)
+   * are refreshed only when the rebuild publishes. */
   sourcesDir: string;
-  /** Where the build reads imported tables; refreshed only when the rebuild publishes. */
-  importedDir: string;
   outDir: string;
   reportDir: string;
   /** Overrides the config's guard.max_drop_share. */
@@ -69,9 +73,36 @@ function runCommand(command: string[], cwd: string, log: (line: string) => void)
   });
 }
 
-/** Copies the freshly imported tables over the ones the build reads (each file replaced atomically). */
-async function refreshImported(from: string, to: string): Promise<void> {
-  for (const name of await readdir(from)) await writeFileAtomically(path.join(to, name), await readFile(path.join(from, name), "utf8"));
+/** Data rows of a committed CSV table (0 when it does not exist). */
+async function countRows(file: string): Promise<number> {
+  if (!existsSync(file)) return 0;
+  return (await readFile(file, "utf8")).split("\n").filter((line) => line.trim() !== "").length - 1;
+}
+
+/** A refusal when a table would lose more than the allowed share of its committed rows. */
+export function guardTableLoss(table: string, before: number, after: number, maxDropShare: number): string[] {
+  if (before <= 0 || after >= before) return [];
+  const share = (before - after) / before;
+  if (share <= maxDropShare) return [];
+  return [
+    `${table} would lose ${(before - after).toLocaleString("en")} of its ${before.toLocaleString("en")} committed rows ` +
+      `(${(share * 100).toFixed(1)}%, more than the allowed ${(maxDropShare * 100).toFixed(0)}%): ${before.toLocaleString("en")} -> ${after.toLocaleString("en")}`,
+  ];
+}
+
+/** Copies the freshly imported tables over the committed ones (each file replaced atomically); returns the
+ * names of those whose content changed. */
+async function refreshTables(from: string, to: string): Promise<string[]> {
+  const changed: string[] = [];
+  for (const name of (await readdir(from)).sort()) {
+    const text = await readFile(path.join(from, name), "utf8");
+    const target = path.join(to, name);
+    const before = existsSync(target) ? await readFile(target, "utf8") : null;
+    if (before === text) continue;
+    await writeFileAtomically(target, text);
+    changed.push(name);
+  }
+  return changed;
 }
 
 export async function runRebuild(options: RebuildOptions): Promise<RebuildResult> {
@@ -81,6 +112,8 @@ export async function runRebuild(options: RebuildOptions): Promise<RebuildResult
     started_at: new Date().toISOString(),
     upstream: null,
     imported: null,
+    import_reports: [],
+    tables_refreshed: [],
     reasons: [],
     notes: [],
     diff: null,
@@ -114,15 +147,17 @@ export async function runRebuild(options: RebuildOptions): Promise<RebuildResult
     } catch (error) {
       if (!(error instanceof UnreadableFileError)) throw error;
       report.status = "refused";
-      report.reasons.push(`unusable upstream file: ${error.message}`);
+      const problems = error instanceof UnusableFilesError ? error.problems : [error.message];
+      for (const problem of problems) report.reasons.push(`unusable upstream file: ${problem}`);
       return await finish();
     }
-    const { schools, postalCodes: postal } = imports;
-    log(`import    ${schools.rows} schools, ${postal.rows} postal codes`);
-    report.imported = { schools: schools.rows, postal_codes: postal.rows };
-    for (const problem of [...schools.unusableFiles, ...postal.unusableFiles]) report.reasons.push(`unusable upstream file: ${problem}`);
+    const { schools, postalCodes: postal, nsc } = imports;
+    log(`import    ${schools.rows} schools, ${postal.rows} postal codes, ${nsc === null ? "no NSC report (nsc-results.csv kept)" : `${nsc.rows} NSC school-years`}`);
+    report.imported = { schools: schools.rows, postal_codes: postal.rows, nsc_results: nsc?.rows ?? null };
+    report.import_reports = [schools, postal, ...(nsc ? [nsc] : [])].map((result) => result.reportText);
     if (schools.rows === 0) report.reasons.push("the schools import produced no rows");
     if (postal.rows === 0) report.reasons.push("the postal code import produced no rows");
+    if (nsc !== null && nsc.rows === 0) report.reasons.push("the NSC results import produced no rows");
     if (report.reasons.length > 0) {
       report.status = "refused";
       return await finish();
@@ -146,7 +181,16 @@ export async function runRebuild(options: RebuildOptions): Promise<RebuildResult
     const diff: BuildDiff = await diffBuilds(options.outDir, staged);
     report.diff = diff;
     if (diff.oldVersion === null) report.notes.push("nothing was published before: no comparison, this build becomes the baseline");
-    const refusals = [...guardLosses(diff, maxDropShare), ...guardFloors(diff, config.guard.min_records)];
+    const refusals = [
+      ...guardLosses(diff, maxDropShare),
+      ...guardFloors(diff, config.guard.min_records),
+      // The NSC results are no resource of their own (they are joined onto high schools, whose records then
+      // only "change"), so a shrunken report is caught by comparing its rows with the committed table's (once
+      // something was published: like the other losses, a first publication has nothing to compare with).
+      ...(nsc === null || diff.oldVersion === null
+        ? []
+        : guardTableLoss("nsc-results.csv", await countRows(path.join(options.sourcesDir, "nsc-results.csv")), nsc.rows, maxDropShare)),
+    ];
     if (refusals.length > 0 && !options.allowDrop) {
       report.status = "refused";
       report.reasons.push(...refusals, "rerun with --allow-drop to publish anyway, once you have checked that the loss is real");
@@ -159,8 +203,9 @@ export async function runRebuild(options: RebuildOptions): Promise<RebuildResult
     // 6. publish
     await swapIn(staged, options.outDir);
     staged = undefined;
-    await refreshImported(imported, options.importedDir);
+    report.tables_refreshed = await refreshTables(imported, options.sourcesDir);
     report.status = "published";
+    log(`sources   ${report.tables_refreshed.length === 0 ? "national tables unchanged" : `refreshed ${report.tables_refreshed.join(", ")}`}`);
     log(`publish   ${path.relative(options.root, options.outDir) || options.outDir}/ swapped in (${diff.oldVersion ?? "nothing"} -> ${diff.newVersion})`);
 
     // 7. deploy

@@ -10,7 +10,11 @@ export type RebuildReport = {
   status: RebuildStatus;
   started_at: string;
   upstream: string | null;
-  imported: { schools: number; postal_codes: number } | null;
+  imported: { schools: number; postal_codes: number; nsc_results: number | null } | null;
+  /** The importers' own reports (rows kept, dropped by reason, repairs, the NSC join). */
+  import_reports: string[];
+  /** The committed tables in sources/ that the publication refreshed (their content changed). */
+  tables_refreshed: string[];
   /** Why the rebuild did not publish (refused or failed). */
   reasons: string[];
   /** Things a person should know that did not stop it (an allowed drop, a first publication). */
@@ -26,7 +30,11 @@ export function formatReport(report: RebuildReport): string {
   lines.push(`- started: ${report.started_at}`);
   if (report.upstream) lines.push(`- upstream: ${report.upstream}`);
   if (report.imported) {
-    lines.push(`- imported: ${n(report.imported.schools)} schools, ${n(report.imported.postal_codes)} postal codes`);
+    const nsc = report.imported.nsc_results === null ? "no NSC report (the committed results kept)" : `${n(report.imported.nsc_results)} NSC school-years`;
+    lines.push(`- imported: ${n(report.imported.schools)} schools, ${n(report.imported.postal_codes)} postal codes, ${nsc}`);
+  }
+  if (report.status === "published") {
+    lines.push(`- committed tables refreshed: ${report.tables_refreshed.length === 0 ? "none (no change)" : report.tables_refreshed.map((t) => `sources/${t}`).join(", ")}`);
   }
   if (report.diff) {
     lines.push(`- data version: ${report.diff.oldVersion ?? "(nothing published yet)"} -> ${report.diff.newVersion}`);
@@ -58,6 +66,9 @@ export function formatReport(report: RebuildReport): string {
         }
       }
     }
+  }
+  if (report.import_reports.length > 0) {
+    lines.push("", "## Import reports", "", "```", ...report.import_reports.flatMap((text, i) => (i === 0 ? [text] : ["", text])), "```");
   }
   return `${lines.join("\n")}\n`;
 }

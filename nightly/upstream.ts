@@ -1,14 +1,16 @@
 // Step 1 of the nightly rebuild: gather the national files, either from a local folder laid out like
-// ../shared/data (EDU_UPSTREAM_DIR: schools/ and postal-codes/) or by downloading what the committed
-// config names. Nothing is imported from a partial set: any failed download stops the rebuild.
+// ../shared/data (EDU_UPSTREAM_DIR: schools/, postal-codes/, nsc/) or by downloading what the committed
+// config names. Nothing is imported from a partial set: any failed download stops the rebuild. The
+// importing itself is importers/run.ts (importNational), the same code `npm run import` runs.
 import { existsSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
 import path from "node:path";
-import { expandInputs, runImport, type ImportResult } from "../scripts/import.ts";
+import { expandInputs, importNational, InputError, type NationalFiles, type NationalImport } from "../importers/run.ts";
 import type { UpstreamConfig, UpstreamFile } from "./config.ts";
 import { downloadFile, type DownloadOptions } from "./download.ts";
 
-export type UpstreamFiles = { schools: string[]; postalCodes: string; origin: string };
+/** The national files of one run; `nsc` is empty when the run has no NSC report (the committed table stays). */
+export type UpstreamFiles = NationalFiles & { origin: string };
 
 export type GatherOptions = {
   config: UpstreamConfig;
@@ -16,41 +18,45 @@ export type GatherOptions = {
   root: string;
   /** Downloads go here. */
   workDir: string;
-  /** A local folder with schools/ and postal-codes/ that replaces the config's files. */
+  /** A local folder with schools/, postal-codes/ and (optionally) nsc/ that replaces the config's files. */
   upstreamDir?: string;
   download?: Partial<DownloadOptions>;
   log: (line: string) => void;
 };
 
-async function filesIn(folder: string, what: string): Promise<string[]> {
-  if (!existsSync(folder)) throw new Error(`the upstream folder has no ${what} folder: ${folder}`);
+async function filesIn(folder: string, what: string, optional = false): Promise<string[]> {
+  if (!existsSync(folder)) {
+    if (optional) return [];
+    throw new InputError(`the upstream folder has no ${what} folder: ${folder}`);
+  }
   const files = await expandInputs([folder]);
-  if (files.length === 0) throw new Error(`no .xlsx, .xls, .csv or .txt file in ${folder}`);
+  if (files.length === 0) throw new InputError(`no .xlsx, .csv, .txt or .json file in ${folder}`);
   return files;
 }
 
-/** The files of a local upstream folder laid out like ../shared/data: schools/ and one file in postal-codes/. */
+/** The files of a local upstream folder laid out like ../shared/data: schools/, one file in postal-codes/, nsc/. */
 export async function localUpstream(folder: string): Promise<UpstreamFiles> {
   const dir = path.resolve(folder);
   const schools = await filesIn(path.join(dir, "schools"), "schools/");
   const postal = await filesIn(path.join(dir, "postal-codes"), "postal-codes/");
-  if (postal.length !== 1) throw new Error(`expected exactly one postal code file in ${path.join(dir, "postal-codes")}, found ${postal.length}`);
-  return { schools, postalCodes: postal[0] as string, origin: dir };
+  if (postal.length !== 1) throw new InputError(`expected exactly one postal code file in ${path.join(dir, "postal-codes")}, found ${postal.length}`);
+  const nsc = await filesIn(path.join(dir, "nsc"), "nsc/", true);
+  return { schools, postalCodes: postal[0] as string, nsc, origin: dir };
 }
 
-export type UpstreamImport = { schools: ImportResult; postalCodes: ImportResult };
+export type UpstreamImport = NationalImport;
 
-/** Step 2: both datasets imported with the real importers into outDir (high-schools.csv, postal-codes.csv). */
+/** Step 2: the national datasets imported with the real importers into outDir (the tables the build reads). */
 export async function importUpstream(files: UpstreamFiles, outDir: string, verifiedOn: string): Promise<UpstreamImport> {
-  const schools = await runImport({ dataset: "schools", inputs: files.schools, outDir, verifiedOn });
-  const postalCodes = await runImport({ dataset: "postal-codes", inputs: [files.postalCodes], outDir, verifiedOn });
-  return { schools, postalCodes };
+  return importNational(files, outDir, verifiedOn);
 }
 
 export async function gatherUpstream(options: GatherOptions): Promise<UpstreamFiles> {
   if (options.upstreamDir) {
     const files = await localUpstream(options.upstreamDir);
-    options.log(`upstream  ${files.origin} (EDU_UPSTREAM_DIR): ${files.schools.length} schools file(s), 1 postal code file`);
+    options.log(
+      `upstream  ${files.origin} (EDU_UPSTREAM_DIR): ${files.schools.length} schools file(s), 1 postal code file, ${files.nsc.length} NSC report file(s)`,
+    );
     return files;
   }
 
@@ -77,5 +83,7 @@ export async function gatherUpstream(options: GatherOptions): Promise<UpstreamFi
   const schools: string[] = [];
   for (const entry of options.config.schools.files) schools.push(await fetchOne(entry, "schools"));
   const postalCodes = await fetchOne(options.config.postal_codes.files[0] as UpstreamFile, "postal-codes");
-  return { schools, postalCodes, origin: "nightly/upstream.json" };
+  const nsc: string[] = [];
+  for (const entry of options.config.nsc?.files ?? []) nsc.push(await fetchOne(entry, "nsc"));
+  return { schools, postalCodes, nsc, origin: "nightly/upstream.json" };
 }

@@ -107,12 +107,28 @@ export const Subject = z.object({
   language_level: z.enum(["HL", "FAL", "SAL"]).nullable(),
 });
 
+/** One year of a school's National Senior Certificate results (the DBE's NSC School Performance Report). */
+export const NscResult = z.object({
+  year,
+  /** Learners who wrote the NSC examinations. */
+  wrote: z.number().int().min(1),
+  /** Learners who achieved the NSC. */
+  passed: z.number().int().min(0),
+  /** 100 × passed / wrote, one decimal. */
+  pass_rate: z.number().min(0).max(100),
+  /** Progressed learners (promoted to Grade 12 without meeting the Grade 11 requirements); null where not given. */
+  progressed: z.number().int().min(0).nullable(),
+});
+
 export const HighSchoolListItem = z.object({
   id: opaqueId,
   emis_number: z.string().regex(/^\d+$/),
   name: z.string(),
   province: z.string(),
   quintile: z.number().int().min(1).max(5).nullable(),
+  /** The pass rate of the latest year in nsc_results, and that year; null where the school has none. */
+  nsc_pass_rate: z.number().min(0).max(100).nullable(),
+  nsc_year: year.nullable(),
 });
 
 export const HighSchool = HighSchoolListItem.extend({
@@ -121,6 +137,8 @@ export const HighSchool = HighSchoolListItem.extend({
   longitude: z.number().min(16).max(33).nullable(),
   sector: z.enum(SCHOOL_SECTORS),
   phase: z.enum(SCHOOL_PHASES),
+  /** Newest year first; [] where the report has no results for the school. */
+  nsc_results: z.array(NscResult),
   ...provenance,
 });
 
@@ -203,6 +221,7 @@ export type QualificationRequirement = z.infer<typeof QualificationRequirement>;
 export type Subject = z.infer<typeof Subject>;
 export type HighSchoolListItem = z.infer<typeof HighSchoolListItem>;
 export type HighSchool = z.infer<typeof HighSchool>;
+export type NscResult = z.infer<typeof NscResult>;
 export type BursaryListItem = z.infer<typeof BursaryListItem>;
 export type Bursary = z.infer<typeof Bursary>;
 export type PostalCodeListItem = z.infer<typeof PostalCodeListItem>;

@@ -10,7 +10,8 @@ const USAGE = `usage: npm run build -- [--sources DIR] [--imported DIR] [--out D
 
 Builds dist/ from the CSV tables in sources/; a failed build leaves dist/ as it was.
   --sources DIR      the tables (default sources/)
-  --imported DIR     another folder of national tables read with the sources (default: none)
+  --imported DIR     a folder of national tables (high-schools.csv, postal-codes.csv, nsc-results.csv) read
+                     instead of the committed ones in sources/ (default: none)
   --out DIR          the output folder (default dist/)
   --max-files N      fail when the output would hold more files (default EDU_MAX_FILES or 20000)
   --today DATE       the date verified_on may not pass (default: today in Johannesburg)
@@ -34,7 +35,7 @@ function optionsOf(argv: string[]): Partial<BuildOptions> | "help" {
   if (values.help) return "help";
   const overrides: Partial<BuildOptions> = {};
   if (values.sources) overrides.sourcesDir = path.resolve(values.sources);
-  overrides.importedDir = values.imported ? path.resolve(values.imported) : path.join(overrides.sourcesDir ?? path.join(ROOT, "sources"), "imported");
+  if (values.imported) overrides.importedDir = path.resolve(values.imported);
   if (values.out) overrides.outDir = path.resolve(values.out);
   if (values["max-files"] !== undefined) {
     if (!/^[1-9]\d*$/.test(values["max-files"])) throw new UsageError("--max-files takes a positive integer");

@@ -8,13 +8,14 @@ import { runRebuild, type RebuildOptions } from "../nightly/rebuild.ts";
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
 const USAGE = `usage: npm run rebuild -- [--deploy] [--allow-drop] [--max-drop SHARE] [--config FILE]
-                           [--upstream DIR] [--sources DIR] [--imported DIR] [--out DIR] [--report DIR]
+                           [--upstream DIR] [--sources DIR] [--out DIR] [--report DIR]
 
   --deploy         after publishing into dist/, deploy it (wrangler deploy --env live)
   --allow-drop     publish even when a resource loses more than the allowed share of its records
   --max-drop SHARE the allowed share, 0 to 1 (default: guard.max_drop_share in the config, 0.1)
   --config FILE    upstream config (default nightly/upstream.json)
-  --upstream DIR   a folder with schools/ and postal-codes/ instead of downloading (default: EDU_UPSTREAM_DIR)
+  --upstream DIR   a folder with schools/, postal-codes/ and nsc/ instead of downloading (default: EDU_UPSTREAM_DIR)
+  --sources DIR    the sources to build; its national tables are refreshed on publication (default sources/)
   --report DIR     where rebuild-report.md and .json are written (default .rebuild/)`;
 
 class UsageError extends Error {}
@@ -26,18 +27,16 @@ export function parseRebuildArguments(argv: readonly string[], env: NodeJS.Proce
     configFile: path.join(ROOT, "nightly", "upstream.json"),
     upstreamDir: env.EDU_UPSTREAM_DIR?.trim() || undefined,
     sourcesDir: sourcesDefault,
-    importedDir: path.join(sourcesDefault, "imported"),
     outDir: path.join(ROOT, "dist"),
     reportDir: path.join(ROOT, ".rebuild"),
     allowDrop: false,
     deploy: false,
   };
-  let importedGiven = false;
   for (let i = 0; i < argv.length; i++) {
     const flag = argv[i] as string;
     if (flag === "--deploy") options.deploy = true;
     else if (flag === "--allow-drop") options.allowDrop = true;
-    else if (["--max-drop", "--config", "--upstream", "--sources", "--imported", "--out", "--report"].includes(flag)) {
+    else if (["--max-drop", "--config", "--upstream", "--sources", "--out", "--report"].includes(flag)) {
       const value = argv[++i];
       if (value === undefined || value.startsWith("--")) throw new UsageError(`${flag} needs a value`);
       if (flag === "--max-drop") {
@@ -47,14 +46,10 @@ export function parseRebuildArguments(argv: readonly string[], env: NodeJS.Proce
       } else if (flag === "--config") options.configFile = path.resolve(value);
       else if (flag === "--upstream") options.upstreamDir = path.resolve(value);
       else if (flag === "--sources") options.sourcesDir = path.resolve(value);
-      else if (flag === "--imported") {
-        options.importedDir = path.resolve(value);
-        importedGiven = true;
-      } else if (flag === "--out") options.outDir = path.resolve(value);
+      else if (flag === "--out") options.outDir = path.resolve(value);
       else options.reportDir = path.resolve(value);
     } else throw new UsageError(`unknown option ${flag}`);
   }
-  if (!importedGiven) options.importedDir = path.join(options.sourcesDir, "imported");
   return options;
 }
 

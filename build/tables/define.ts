@@ -14,7 +14,8 @@ export type TableDefinition<Schema extends z.ZodObject = z.ZodObject> = {
   name: string;
   /** fast-glob pattern(s) relative to the sources folder. */
   patterns: string[];
-  /** Also read from sources/imported/ (national datasets written by `npm run import`). */
+  /** A national table written by `npm run import` (committed in sources/): an override folder given to the
+   * build (`--imported DIR`, the nightly rebuild's fresh import) replaces it when it holds the table's file. */
   imported?: boolean;
   /** How to fill the table when it has no rows, shown as a build warning. */
   whenEmpty?: string;

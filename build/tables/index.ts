@@ -15,6 +15,7 @@ import { WITNESS_KINDS } from "../../domain/evidence.ts";
 import { defineTable, type TableDefinition } from "./define.ts";
 import * as cell from "./cells.ts";
 import { apsTables } from "./aps.ts";
+import { nscResultsTable } from "./nsc.ts";
 
 export function sourceTables(today: string) {
   const provenance = cell.provenance(today);
@@ -157,7 +158,7 @@ export function sourceTables(today: string) {
     patterns: ["high-schools.csv"],
     imported: true,
     whenEmpty:
-      "import the DBE schools masterlist: `npm run import -- schools <files>` (https://www.education.gov.za/Programmes/EMIS/EMISDownloads.aspx)",
+      "import the DBE schools masterlist: `npm run import -- schools <files>` (https://www.education.gov.za/Programmes/EMIS/EMISDownloads.aspx); a fresh clone has it committed in sources/high-schools.csv",
     row: z
       .object({
         emis_number: cell.digits(6, 12),
@@ -184,7 +185,7 @@ export function sourceTables(today: string) {
     patterns: ["postal-codes.csv"],
     imported: true,
     whenEmpty:
-      "import the SAPO postal code list: `npm run import -- postal-codes <file>` (https://www.postoffice.co.za/Questions/postalcode.html)",
+      "import the SAPO postal code list: `npm run import -- postal-codes <file>` (https://www.postoffice.co.za/Questions/postalcode.html); a fresh clone has it committed in sources/postal-codes.csv",
     row: z
       .object({
         suburb: cell.text(),
@@ -250,6 +251,7 @@ export function sourceTables(today: string) {
     evidence,
     highSchools,
     postalCodes,
+    nscResults: nscResultsTable(provenance),
     bursaries,
     prospectuses,
     ...apsTables(today),

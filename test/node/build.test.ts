@@ -241,3 +241,79 @@ describe("large collections", () => {
     expect(result.manifest.resources["high-schools"]?.list).toEqual({ chunk_size: 100, chunks: 25 });
   });
 });
+
+describe("the committed national tables (what a fresh clone serves, with no import and no network)", () => {
+  it("hold at least 8,700 high schools in all nine provinces, 20,000 postal codes and 6,500 schools with NSC results", async () => {
+    const opts = await options();
+    const result = await runBuild(opts);
+    expect(result.ok).toBe(true);
+    if (!result.ok) return;
+    expect(result.manifest.resources["high-schools"]?.total).toBeGreaterThanOrEqual(8_700);
+    expect(result.manifest.resources["postal-codes"]?.total).toBeGreaterThanOrEqual(20_000);
+    const schools = result.model.highSchools;
+    expect(new Set(schools.map((s) => s.province_id)).size).toBe(9);
+    expect(schools.filter((s) => s.nsc_results.length > 0).length).toBeGreaterThanOrEqual(6_500);
+    expect(schools.filter((s) => /[\uff61-\uff9f]/u.test(s.name))).toEqual([]);
+    expect(schools.find((s) => s.emis_number === "100000124")?.name).toBe("LOUWVILLE HOËRSKOOL");
+    for (const school of schools) {
+      for (let i = 1; i < school.nsc_results.length; i++) expect(school.nsc_results[i - 1]!.year).toBeGreaterThan(school.nsc_results[i]!.year);
+    }
+    expect(result.manifest.files).toBeLessThan(20_000);
+  });
+});
+
+describe("NSC results joined onto high schools", () => {
+  const SCHOOLS = [
+    "emis_number,name,province_id,district,quintile,sector,phase,latitude,longitude,source_url,verified_on",
+    "100000001,FIXTURE HOËRSKOOL,western-cape,METRO EAST,5,public,secondary,-33.9,18.6,https://www.education.gov.za/,2026-11-01",
+    "100000002,FIXTURE NO RESULTS HIGH,western-cape,METRO EAST,3,public,secondary,,,https://www.education.gov.za/,2026-11-01",
+  ];
+  const NSC_HEADER = "emis_number,year,centre_number,wrote,passed,pass_rate,progressed,source_url,verified_on";
+  const result = (emis: string, year: number, wrote: number, passed: number, rate: string, progressed = "") =>
+    `${emis},${year},1001001,${wrote},${passed},${rate},${progressed},https://www.education.gov.za/Resources/Reports.aspx,2026-11-01`;
+
+  it("gives details their results newest first ([] when none) and list items the latest pass rate and year (null when none)", async () => {
+    const imported = await tempDir("imported-nsc");
+    cleanup.push(imported);
+    await writeFile(path.join(imported, "high-schools.csv"), `${SCHOOLS.join("\n")}\n`);
+    await writeFile(
+      path.join(imported, "nsc-results.csv"),
+      [NSC_HEADER, result("100000001", 2023, 80, 41, "51.3", "0"), result("100000001", 2025, 90, 72, "80"), result("100000001", 2024, 16, 15, "93.8", "1"), result("999999999", 2025, 10, 5, "50")].join("\n"),
+    );
+    const opts = await options({ importedDir: imported });
+    const built = await runBuild(opts);
+    expect(built.ok, built.ok ? "" : JSON.stringify(built.problems)).toBe(true);
+    if (!built.ok) return;
+    const list = (await readJson(path.join(opts.outDir, paths.listChunk("high-schools", 0)))) as api.HighSchoolListItem[];
+    expect(list.map((s) => [s.emis_number, s.nsc_pass_rate, s.nsc_year])).toEqual([
+      ["100000001", 80, 2025],
+      ["100000002", null, null],
+    ]);
+    const [withResults, without] = built.model.highSchools;
+    expect(withResults?.nsc_results.map((r) => r.year)).toEqual([2025, 2024, 2023]);
+    expect(without?.nsc_results).toEqual([]);
+    const records = (await import("../../build/records.ts")).resourceRecords(built.model, new Map());
+    const detail = records.find((r) => r.name === "high-schools")?.detail?.records.map((r) => api.HighSchool.parse(r.record));
+    expect(detail?.[0]?.nsc_results).toEqual([
+      { year: 2025, wrote: 90, passed: 72, pass_rate: 80, progressed: null },
+      { year: 2024, wrote: 16, passed: 15, pass_rate: 93.8, progressed: 1 },
+      { year: 2023, wrote: 80, passed: 41, pass_rate: 51.3, progressed: 0 },
+    ]);
+    expect(detail?.[1]?.nsc_results).toEqual([]);
+    expect(built.warnings.map((w) => w.message).join("\n")).toMatch(/1 of 2 schools in nsc-results\.csv are not high schools in high-schools\.csv \(e\.g\. 999999999\)/);
+  });
+
+  it("refuses results whose pass rate is not 100 × passed / wrote, or that passed more than wrote", async () => {
+    const imported = await tempDir("imported-nsc-bad");
+    cleanup.push(imported);
+    await writeFile(path.join(imported, "high-schools.csv"), `${SCHOOLS.join("\n")}\n`);
+    await writeFile(path.join(imported, "nsc-results.csv"), [NSC_HEADER, result("100000001", 2025, 100, 80, "85"), result("100000001", 2024, 10, 11, "100")].join("\n"));
+    const built = await runBuild(await options({ importedDir: imported }));
+    expect(built.ok).toBe(false);
+    if (built.ok) return;
+    expect(built.problems.map((p) => `${p.line}:${p.column}:${p.expected}`)).toEqual([
+      "2:pass_rate:100 × passed / wrote, rounded half up to one decimal",
+      "3:passed:at most the number who wrote",
+    ]);
+  });
+});

@@ -17,8 +17,10 @@ import {
   type PostalCodesReport,
 } from "../../importers/postal-codes.ts";
 import { readCsv } from "../../importers/read-table.ts";
-import { parseArguments, runImport, UsageError } from "../../scripts/import.ts";
-import { writePostalCodesXls } from "../fixtures/upstream/workbooks.ts";
+import { parseArguments, UsageError } from "../../scripts/import.ts";
+import { runImport } from "../../importers/run.ts";
+import { writeLegacyXls, writePostalCodesXlsx } from "../fixtures/upstream/workbooks.ts";
+import { ROOT } from "../support/dataset.ts";
 
 const FIXTURE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../fixtures/upstream/postal-codes/postalcodes.csv");
 const UPSTREAM = process.env.EDU_UPSTREAM_DIR;
@@ -95,9 +97,20 @@ describe("importing the fixture list (`;` CSV in the republished layout)", () =>
     ]);
   });
 
-  it("reads a SAPO-style .xls whose codes are numbers", async () => {
-    const file = path.join(await tempFolder(), "postalcodes.xls");
-    writePostalCodesXls(file);
+  it("refuses a legacy .xls workbook with a message that names the file and says how to convert it", async () => {
+    const folder = await tempFolder();
+    const file = path.join(folder, "postalcodes.xls");
+    await writeLegacyXls(file);
+    await expect(importPostalCodeFiles([file])).rejects.toThrow(/^postalcodes\.xls is a legacy Excel 97-2003 workbook, which the importers do not read: .*save it as \.xlsx or CSV/);
+    // the same bytes under another name are recognised by their signature
+    const renamed = path.join(folder, "postalcodes.xlsx");
+    await writeLegacyXls(renamed);
+    await expect(importPostalCodeFiles([renamed])).rejects.toThrow(/postalcodes\.xlsx is a legacy Excel 97-2003 workbook/);
+  });
+
+  it("reads a SAPO-style list saved as .xlsx whose codes are numbers", async () => {
+    const file = path.join(await tempFolder(), "postalcodes.xlsx");
+    await writePostalCodesXlsx(file);
     const { rows: fromXls } = await importPostalCodeFiles([file]);
     expect(fromXls).toEqual([
       { suburb: "FIXTURE CENTRAL", area: "FIXTUREPOLIS", street_code: "0002", box_code: "0001", province_id: "gauteng" },
@@ -167,5 +180,13 @@ describe.skipIf(!UPSTREAM)("the real SAPO list (EDU_UPSTREAM_DIR)", () => {
     const gauteng = rows.filter((row) => row.province_id === "gauteng").length;
     expect(gauteng).toBeGreaterThan(9_000);
     expect(rows.filter((row) => row.province_id === null).length).toBeLessThan(100);
+  });
+
+  it("gives exactly the committed sources/postal-codes.csv", async () => {
+    const committed = await readFile(path.join(ROOT, "sources", "postal-codes.csv"), "utf8");
+    const verifiedOn = committed.split("\n")[1]?.split(",").at(-1) ?? "";
+    const outDir = await tempFolder();
+    const result = await runImport({ dataset: "postal-codes", inputs: [path.join(UPSTREAM ?? "", "postal-codes", "postalcodes.csv")], outDir, verifiedOn });
+    expect(await readFile(result.outputFile, "utf8")).toBe(committed);
   });
 });

@@ -19,8 +19,10 @@ import {
 } from "../../importers/schools.ts";
 import { findColumn, readCsv } from "../../importers/read-table.ts";
 import { insideBox, PROVINCE_BOXES, PROVINCE_MARGIN_DEGREES } from "../../importers/coordinates.ts";
-import { parseArguments, runImport, UsageError } from "../../scripts/import.ts";
+import { parseArguments, UsageError } from "../../scripts/import.ts";
+import { runImport } from "../../importers/run.ts";
 import { writeSchoolWorkbooks } from "../fixtures/upstream/workbooks.ts";
+import { ROOT } from "../support/dataset.ts";
 
 const FIXTURES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../fixtures/upstream/schools");
 const UPSTREAM = process.env.EDU_UPSTREAM_DIR;
@@ -103,6 +105,7 @@ describe("importing the fixture files (2024 workbooks, Gauteng and special-needs
       "012345678",
       "100000008",
       "100000009",
+      "100000012",
       "100000401",
       "100000402",
       "200000002",
@@ -118,8 +121,8 @@ describe("importing the fixture files (2024 workbooks, Gauteng and special-needs
       "900000003",
       "900000006",
     ]);
-    expect(report.kept).toBe(17);
-    expect(report.rowsRead).toBe(12 + 3 + 2 + 5 + 2);
+    expect(report.kept).toBe(18);
+    expect(report.rowsRead).toBe(13 + 3 + 2 + 5 + 2);
   });
 
   it("reports every dropped row with its reason", () => {
@@ -131,7 +134,7 @@ describe("importing the fixture files (2024 workbooks, Gauteng and special-needs
       "duplicate NatEMIS number (first occurrence kept)": 1,
     });
     expect(report.files.map((file) => [file.file, file.rowsRead, file.kept])).toEqual([
-      ["Fixture-Provinces.xlsx", 12, 9],
+      ["Fixture-Provinces.xlsx", 13, 10],
       ["Fixture-Gauteng.xlsx", 3, 2],
       ["Fixture-Special-Needs-Education-Centres.xlsx", 2, 1],
       ["national-2025.csv", 5, 3],
@@ -141,7 +144,7 @@ describe("importing the fixture files (2024 workbooks, Gauteng and special-needs
 
   it("repairs or nulls every kind of coordinate defect, and counts each kind", () => {
     expect(report.coordinates).toEqual({
-      ok: 6,
+      ok: 7,
       swapped: 3,
       missing_decimal: 1,
       missing_decimal_swapped: 1,
@@ -207,6 +210,12 @@ describe("importing the fixture files (2024 workbooks, Gauteng and special-needs
     expect(byEmis("100000009")?.name).toBe("FIXTURE MOUNTAIN HIGH SCHOOL");
   });
 
+  it("repairs the halfwidth katakana a legacy code page left in names and districts, and counts each repair", () => {
+    expect(byEmis("100000012")).toMatchObject({ name: "FIXTUREDORP HOËRSKOOL", district: "WEST COAST SEKONDÊR" });
+    expect(report.textRepairs).toEqual({ names: 1, districts: 1, byKind: { "ﾋ -> Ë": 1, "ﾊ -> Ê": 1 }, unrepaired: {} });
+    for (const row of rows) expect(`${row.name} ${row.district}`).not.toMatch(/[\uff61-\uff9f]/u);
+  });
+
   it("reads the `;` national CSV with decimal commas and keeps leading zeros", () => {
     const table = readCsv("x.csv", "NatEmis;GIS_Long;GIS_Lat\n012345678;28,1873;-25,7479\n");
     expect(table.headers).toEqual(["NatEmis", "GIS_Long", "GIS_Lat"]);
@@ -245,8 +254,8 @@ describe("npm run import -- schools", () => {
     expect(lines[0]).toBe(HIGH_SCHOOL_COLUMNS.join(","));
     expect(text.endsWith("\n")).toBe(true);
     const records = parse(text, { columns: true }) as Record<string, string>[];
-    expect(records).toHaveLength(17);
-    expect(first.rows).toBe(17);
+    expect(records).toHaveLength(18);
+    expect(first.rows).toBe(18);
     expect(records.find((r) => r.emis_number === "300000001")).toEqual({
       emis_number: "300000001",
       name: "HOËRSKOOL FIXTUREVILLE",
@@ -276,22 +285,26 @@ describe.skipIf(!UPSTREAM)("the real DBE 2024 workbooks (EDU_UPSTREAM_DIR)", () 
     const folder = path.join(UPSTREAM ?? "", "schools");
     const files = (await readdir(folder)).filter((name) => name.endsWith(".xlsx")).map((name) => path.join(folder, name));
     ({ rows, report } = await importSchoolFiles(files));
-  });
+  }, 120_000);
 
-  it("keeps the secondary and combined schools datasets.md counts per province", () => {
+  it("keeps the secondary and combined schools datasets.md counts per province, all nine provinces", () => {
     const perProvince: Record<string, number> = {};
     for (const row of rows) perProvince[row.province_id] = (perProvince[row.province_id] ?? 0) + 1;
-    // reference/datasets.md, "NSC-phase (sec+comb)"; the EC and NC workbooks are not in the folder.
+    // reference/datasets.md, "NSC-phase (sec+comb)" (special-needs rows counted in their own province).
     expect(perProvince).toEqual({
+      "eastern-cape": 1592,
       "free-state": 378,
       gauteng: 1436,
       "kwazulu-natal": 2119,
       limpopo: 1412,
       mpumalanga: 711,
       "north-west": 507,
+      "northern-cape": 155,
       "western-cape": 603,
     });
-    expect(rows.filter((row) => row.sector === "independent")).toHaveLength(51 + 675 + 165 + 123 + 73 + 41 + 195);
+    expect(rows).toHaveLength(8913);
+    expect(rows.filter((row) => row.sector === "independent")).toHaveLength(141 + 51 + 675 + 165 + 123 + 73 + 41 + 19 + 195);
+    expect(report.rowsRead).toBe(25_542);
   });
 
   it("has unique 9-digit NatEMIS numbers and only null or in-province coordinates", () => {
@@ -304,13 +317,40 @@ describe.skipIf(!UPSTREAM)("the real DBE 2024 workbooks (EDU_UPSTREAM_DIR)", () 
     }
   });
 
+  it("puts the Eastern and Northern Cape schools inside their provinces: swapped, and without a decimal point in the Northern Cape", () => {
+    // datasets.md: every Eastern Cape row is swapped (fixed_swapped), every Northern Cape row swapped and
+    // without its decimal point (fixed_decimal_swapped); EC 1,577 and NC 136 NSC rows have usable coordinates.
+    expect(report.coordinates.swapped).toBe(1566);
+    expect(report.coordinates.missing_decimal_swapped).toBe(136);
+    for (const [province, usable] of [["eastern-cape", 1577], ["northern-cape", 136]] as const) {
+      const placed = rows.filter((row) => row.province_id === province && row.latitude !== null);
+      expect(placed.length, province).toBeGreaterThan(usable - 20);
+      expect(placed.length, province).toBeLessThanOrEqual(usable);
+      for (const row of placed) expect(insideBox(PROVINCE_BOXES[province], row.latitude ?? 0, row.longitude ?? 0, PROVINCE_MARGIN_DEGREES)).toBe(true);
+    }
+  });
+
   it("repairs the lost decimal points and nulls the misaligned Western Cape rows", () => {
     expect(report.coordinates.missing_decimal ?? 0).toBeGreaterThan(0);
     expect(report.coordinates.row_misaligned ?? 0).toBeGreaterThan(0);
     const withCoordinates = rows.filter((row) => row.latitude !== null).length;
-    // datasets.md: 7,077 NSC rows of these provinces have usable coordinates (377 + 1436 + 2087 + 1410 + 689
-    // + 482 + 596) before its province-box check, which flags a few dozen more.
-    expect(withCoordinates).toBeGreaterThan(7000);
-    expect(withCoordinates).toBeLessThanOrEqual(7077);
+    // datasets.md: 8,790 NSC rows have usable coordinates before its province-box check, which flags a few
+    // dozen more.
+    expect(withCoordinates).toBeGreaterThan(8_700);
+    expect(withCoordinates).toBeLessThanOrEqual(8_790);
   });
+
+  it("repairs the 183 names whose Ë and Ê the Western Cape workbook stores as halfwidth katakana", () => {
+    expect(report.textRepairs).toEqual({ names: 183, districts: 0, byKind: { "ﾊ -> Ê": 98, "ﾋ -> Ë": 86 }, unrepaired: {} });
+    expect(rows.filter((row) => /[\uff61-\uff9f]/u.test(row.name))).toEqual([]);
+    expect(rows.find((row) => row.emis_number === "100000124")?.name).toBe("LOUWVILLE HOËRSKOOL");
+  });
+
+  it("gives exactly the committed sources/high-schools.csv", async () => {
+    const committed = await readFile(path.join(ROOT, "sources", "high-schools.csv"), "utf8");
+    const verifiedOn = committed.split("\n")[1]?.split(",").at(-1) ?? "";
+    const outDir = await tempFolder();
+    const result = await runImport({ dataset: "schools", inputs: [path.join(UPSTREAM ?? "", "schools")], outDir, verifiedOn });
+    expect(await readFile(result.outputFile, "utf8")).toBe(committed);
+  }, 120_000);
 });

@@ -32,7 +32,7 @@ async function configWithGuard(guard: Record<string, unknown>): Promise<string> 
   return file;
 }
 
-/** A fresh place to publish: its own copy of sources/, dist/, imported/ and report folder. */
+/** A fresh place to publish: its own copy of sources/ (whose national tables a publication refreshes), dist/ and report folder. */
 async function workspace(guard: Record<string, unknown> = { max_drop_share: 0.1, min_records: {} }): Promise<Omit<RebuildOptions, "upstreamDir">> {
   const sourcesDir = await copyOfSources();
   cleanup.push(sourcesDir);
@@ -41,7 +41,6 @@ async function workspace(guard: Record<string, unknown> = { max_drop_share: 0.1,
     root: ROOT,
     configFile: await configWithGuard(guard),
     sourcesDir,
-    importedDir: path.join(base, "imported"),
     outDir: path.join(base, "dist"),
     reportDir: path.join(base, "report"),
     allowDrop: false,
@@ -59,15 +58,23 @@ async function upstreamCopy(): Promise<string> {
 const SCHOOL_HEADER = "NatEmis,Province,Official_Institution_Name,EIDistrict,Phase_PED,Sector,Quintile,GIS_Long,GIS_Lat,Learners2025";
 
 describe("npm run rebuild from a local upstream folder", () => {
-  it("publishes a full folder, then refuses one missing most schools, naming the resource and leaving dist/ as it was", async () => {
+  it("publishes a full folder, then refuses one missing most schools, naming the resource and leaving dist/ and sources/ as they were", async () => {
     const ws = await workspace();
+    const committedSchools = await readFile(path.join(ws.sourcesDir, "high-schools.csv"), "utf8");
     const first = await runRebuild({ ...ws, upstreamDir: FIXTURE_UPSTREAM });
     expect(first.status, first.reasons.join("\n")).toBe("published");
     expect(first.diff?.oldVersion).toBeNull();
-    expect(first.imported).toEqual({ schools: 5, postal_codes: 6 });
-    expect(existsSync(path.join(ws.importedDir, "high-schools.csv"))).toBe(true);
+    expect(first.imported).toEqual({ schools: 5, postal_codes: 6, nsc_results: 14 });
+    // the publication refreshed the committed tables in sources/ with what it built
+    expect(first.tables_refreshed).toEqual(["high-schools.csv", "nsc-results.csv", "postal-codes.csv"]);
+    const importedBefore = await readFile(path.join(ws.sourcesDir, "high-schools.csv"), "utf8");
+    expect(importedBefore).not.toBe(committedSchools);
+    expect(importedBefore.trimEnd().split("\n")).toHaveLength(1 + 5);
     const published = await fingerprint(ws.outDir);
-    const importedBefore = await readFile(path.join(ws.importedDir, "high-schools.csv"), "utf8");
+    const sourcesBefore = await fingerprint(ws.sourcesDir);
+    const markdownFirst = await readFile(first.reportFiles.markdown, "utf8");
+    expect(markdownFirst).toContain("- committed tables refreshed: sources/high-schools.csv, sources/nsc-results.csv, sources/postal-codes.csv");
+    expect(markdownFirst).toMatch(/## Import reports[\s\S]*NSC School Performance Report[\s\S]*4\s+matched to a published high school/);
 
     const partial = await upstreamCopy();
     await rm(path.join(partial, "schools", "national-2025.csv"));
@@ -75,7 +82,7 @@ describe("npm run rebuild from a local upstream folder", () => {
     expect(second.status).toBe("refused");
     expect(second.reasons[0]).toMatch(/^high-schools would lose 3 of its 5 published records \(60\.0%, more than the allowed 10%\)/);
     expect(await fingerprint(ws.outDir)).toEqual(published);
-    expect(await readFile(path.join(ws.importedDir, "high-schools.csv"), "utf8")).toBe(importedBefore);
+    expect(await fingerprint(ws.sourcesDir)).toEqual(sourcesBefore);
     expect((await readdir(path.dirname(ws.outDir))).filter((name) => name.includes("staging"))).toEqual([]);
     const markdown = await readFile(second.reportFiles.markdown, "utf8");
     expect(markdown).toContain("# Nightly rebuild: REFUSED");
@@ -136,6 +143,21 @@ describe("npm run rebuild from a local upstream folder", () => {
     const result = await runRebuild({ ...ws, upstreamDir: renamed });
     expect(result.status).toBe("refused");
     expect(result.reasons).toContain("unusable upstream file: postalcodes.csv has no column for suburb, area, box, street");
+    expect(await fingerprint(ws.outDir)).toEqual(published);
+  });
+
+  it("refuses an NSC report that lost most of its results (the results are no resource of their own), naming the table", async () => {
+    const ws = await workspace();
+    const first = await runRebuild({ ...ws, upstreamDir: FIXTURE_UPSTREAM });
+    expect(first.status).toBe("published");
+    const published = await fingerprint(ws.outDir);
+    const shrunk = await upstreamCopy();
+    await rm(path.join(shrunk, "nsc", "school-performance-2024.csv"));
+    const json = path.join(shrunk, "nsc", "school-performance-2025.json");
+    await writeFile(json, JSON.stringify((JSON.parse(await readFile(json, "utf8")) as unknown[]).slice(0, 1)));
+    const result = await runRebuild({ ...ws, upstreamDir: shrunk });
+    expect(result.status).toBe("refused");
+    expect(result.reasons[0]).toBe("nsc-results.csv would lose 11 of its 14 committed rows (78.6%, more than the allowed 10%): 14 -> 3");
     expect(await fingerprint(ws.outDir)).toEqual(published);
   });
 
@@ -240,7 +262,9 @@ describe("npm run rebuild from downloads (a real HTTP server on 127.0.0.1)", () 
     const ws = await workspace();
     const result = await runRebuild({ ...ws, configFile: await configWith(goodSchools()), download: fast });
     expect(result.status, result.reasons.join("\n")).toBe("published");
-    expect(result.imported).toEqual({ schools: 5, postal_codes: 6 });
+    // the config names no NSC report: the committed results are kept (and built)
+    expect(result.imported).toEqual({ schools: 5, postal_codes: 6, nsc_results: null });
+    expect(result.tables_refreshed).toEqual(["high-schools.csv", "postal-codes.csv"]);
     expect(result.upstream).toBe("nightly/upstream.json");
   });
 
@@ -249,7 +273,7 @@ describe("npm run rebuild from downloads (a real HTTP server on 127.0.0.1)", () 
     ["a missing file (not retried)", "/gone.xlsx", /download failed: http:\/\/127\.0\.0\.1:\d+\/gone\.xlsx: HTTP 404 Not Found$/],
     ["a body over the size limit", "/huge.xlsx", /download failed: http:\/\/127\.0\.0\.1:\d+\/huge\.xlsx: the body passed the limit of 524288 bytes/],
     ["a server that never answers", "/silent.xlsx", /download failed: http:\/\/127\.0\.0\.1:\d+\/silent\.xlsx: no answer within 1 s \(after 2 attempts\)/],
-    ["garbage instead of a workbook", "/garbage.xlsx", /unusable upstream file: garbage\.xlsx .*has no column for|the schools import produced no rows/],
+    ["garbage instead of a workbook", "/garbage.xlsx", /unusable upstream file: garbage\.xlsx cannot be read as a \.xlsx file/],
     ["an HTML page instead of a workbook", "/html.xlsx", /unusable upstream file: html\.xlsx cannot be read as a \.xlsx file/],
   ] as const) {
     it(`refuses ${title}, naming the cause, and leaves dist/ as it was`, async () => {
@@ -278,7 +302,15 @@ describe("the upstream config and the guard", () => {
   it("the committed config is valid and names https URLs of the DBE and SAPO", async () => {
     const config = await loadUpstreamConfig(path.join(ROOT, "nightly", "upstream.json"));
     expect(config.schools.files.length).toBeGreaterThanOrEqual(9);
-    for (const file of [...config.schools.files, ...config.postal_codes.files]) expect(file.url).toMatch(/^https:\/\/www\.(education\.gov|postoffice\.co)\.za\//);
+    for (const file of config.schools.files) expect(file.url).toMatch(/^https:\/\/www\.education\.gov\.za\//);
+    // SAPO's own list is a legacy .xls, which the importers refuse: the job reads the CSV republication the
+    // committed table comes from, pinned to a commit so it cannot change under the job.
+    for (const file of config.postal_codes.files) {
+      expect(file.name).toMatch(/\.csv$/);
+      expect(file.url).toMatch(/^https:\/\/raw\.githubusercontent\.com\/datawookie\/saffer\/[0-9a-f]{40}\//);
+    }
+    for (const file of config.nsc?.files ?? []) expect(file.url).toMatch(/^https:\/\/raw\.githubusercontent\.com\/itumeleng-itu\/courseFinder\/[0-9a-f]{40}\//);
+    expect(config.nsc?.files).toHaveLength(1);
     expect(config.guard.max_drop_share).toBe(0.1);
     // The floors sit below the real national counts (about 8,900 NSC schools, 21,000 postal codes).
     expect(config.guard.min_records["high-schools"]).toBeLessThan(8_900);
@@ -304,7 +336,7 @@ describe("the upstream config and the guard", () => {
     };
     expect(guardLosses(diff, 0.1)).toEqual([expect.stringMatching(/^postal-codes would lose 20 of its 100 published records \(20\.0%/)]);
     expect(guardLosses(diff, 0.05)).toHaveLength(2);
-    expect(formatReport({ status: "refused", started_at: "t", upstream: null, imported: null, reasons: guardLosses(diff, 0.1), notes: [], diff, deployed: false })).toContain(
+    expect(formatReport({ status: "refused", started_at: "t", upstream: null, imported: null, import_reports: [], tables_refreshed: [], reasons: guardLosses(diff, 0.1), notes: [], diff, deployed: false })).toContain(
       "| bursaries | - | 3 | 3 | 0 | 0 |",
     );
   });

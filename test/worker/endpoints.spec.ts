@@ -184,3 +184,24 @@ describe("/v1/data/qualifications/{id}/requirements", () => {
     expect(response.status).toBe(404);
   });
 });
+
+describe("/v1/data/high-schools with the committed national data", () => {
+  it("serves NSC results on details, newest first, and the latest pass rate and year on list items", async () => {
+    const scoped = await token({ scopes: ["high_schools:read"] });
+    const body = await json(await call("/v1/data/high-schools?per_page=100&page=80", { token: scoped }));
+    expect(body.meta.total).toBeGreaterThanOrEqual(8_700);
+    const withResults = body.data.find((s: any) => s.nsc_year !== null);
+    const withoutResults = body.data.find((s: any) => s.nsc_year === null);
+    expect(withResults).toBeDefined();
+    const detail = (await json(await call(`/v1/data/high-schools/${withResults.id}`, { token: scoped }))).data;
+    api.HighSchool.parse(detail);
+    expect(detail.nsc_results.length).toBeGreaterThan(0);
+    expect(detail.nsc_results[0]).toMatchObject({ year: withResults.nsc_year, pass_rate: withResults.nsc_pass_rate });
+    const years = detail.nsc_results.map((r: any) => r.year);
+    expect(years).toEqual([...years].sort((a: number, b: number) => b - a));
+    if (withoutResults) {
+      expect(withoutResults.nsc_pass_rate).toBeNull();
+      expect((await json(await call(`/v1/data/high-schools/${withoutResults.id}`, { token: scoped }))).data.nsc_results).toEqual([]);
+    }
+  });
+});
