@@ -78,17 +78,39 @@ const FIXTURE: ApsUniversityDocument = {
   subjects: SUBJECTS.map((slug) => ({ slug, name: slug })),
 };
 
-/** The rule, written out the plain way, as the oracle the engine is checked against. */
-function meets(q: ApsQualification, marks: readonly Mark[], score: number): boolean {
-  const p = (slug: string) => marks.find((m) => m.subject_slug === slug)?.percentage;
-  const met = (r: ApsRequirement) => {
-    const value = p(r.subject_slug);
-    return value !== undefined && value >= r.min_percentage;
-  };
+/**
+ * The rule, written out the plain way, as the oracle the engine is checked against: every clause (a
+ * compulsory subject, an alternative group, a general rule) gets a subject of its own, tried by brute force.
+ */
+function meets(q: ApsQualification, marks: readonly Mark[], score: number, ruleSubjects: Record<string, string[]> = {}): boolean {
   if (score < q.min_aps) return false;
-  if (!q.requirements.filter((r) => r.is_compulsory && r.alternative_group === null).every(met)) return false;
-  const groups = new Set(q.requirements.flatMap((r) => (r.alternative_group === null ? [] : [r.alternative_group])));
-  return [...groups].every((g) => q.requirements.filter((r) => r.alternative_group === g).some(met));
+  const p = (slug: string) => marks.find((m) => m.subject_slug === slug)?.percentage;
+  type Option = { subjects: string[]; min: number };
+  const clauses: Option[][] = [];
+  const groups = new Map<string, Option[]>();
+  for (const r of q.requirements) {
+    const option = { subjects: [r.subject_slug], min: r.min_percentage };
+    if (r.alternative_group !== null) groups.set(r.alternative_group, [...(groups.get(r.alternative_group) ?? []), option]);
+    else if (r.is_compulsory) clauses.push([option]);
+  }
+  for (const g of q.general_requirements ?? []) {
+    const option = { subjects: ruleSubjects[g.rule] ?? [], min: g.min_percentage };
+    if (g.alternative_group !== null) groups.set(g.alternative_group, [...(groups.get(g.alternative_group) ?? []), option]);
+    else clauses.push([option]);
+  }
+  clauses.push(...groups.values());
+  const choose = (i: number, used: Set<string>): boolean => {
+    if (i === clauses.length) return true;
+    for (const option of clauses[i] ?? []) {
+      for (const subject of option.subjects) {
+        const value = p(subject);
+        if (used.has(subject) || value === undefined || value < option.min) continue;
+        if (choose(i + 1, new Set([...used, subject]))) return true;
+      }
+    }
+    return false;
+  };
+  return choose(0, new Set());
 }
 
 function checkInvariants(document: ApsUniversityDocument, marks: Mark[], score: number) {
@@ -97,7 +119,7 @@ function checkInvariants(document: ApsUniversityDocument, marks: Mark[], score: 
   expect(outcomes.map((o) => o.id)).toEqual(document.qualifications.map((q) => q.id));
   for (const q of document.qualifications) {
     const outcome = outcomes.find((o) => o.id === q.id)!;
-    expect(ids.includes(q.id), q.id).toBe(meets(q, marks, score));
+    expect(ids.includes(q.id), q.id).toBe(meets(q, marks, score, document.rule_subjects));
     expect(outcome.qualifies).toBe(ids.includes(q.id));
     if (!outcome.qualifies) {
       expect(outcome.failures.length, q.id).toBeGreaterThan(0);

@@ -31,9 +31,9 @@ describe("build of the committed sources", () => {
     expect(manifest.resources.provinces?.total).toBe(9);
     expect(manifest.resources.subjects?.total).toBeGreaterThanOrEqual(90);
 
-    const checks: [string, typeof api.UniversityListItem | typeof api.Qualification | typeof api.BursaryListItem | typeof api.StoredProspectus][] = [
+    const checks: [string, typeof api.UniversityListItem | typeof api.QualificationListItem | typeof api.BursaryListItem | typeof api.StoredProspectus][] = [
       ["universities", api.UniversityListItem],
-      ["qualifications", api.Qualification],
+      ["qualifications", api.QualificationListItem],
       ["bursaries", api.BursaryListItem],
       ["prospectuses", api.StoredProspectus],
     ];
@@ -88,7 +88,7 @@ describe("a broken build", () => {
 
     const cli = spawnSync(
       process.execPath,
-      [path.join(ROOT, "node_modules/tsx/dist/cli.mjs"), "build/index.ts", "--sources", sources, "--out", opts.outDir],
+      [path.join(ROOT, "node_modules/tsx/dist/cli.mjs"), "scripts/build.ts", "--sources", sources, "--out", opts.outDir],
       { cwd: ROOT, encoding: "utf8" },
     );
     expect(cli.status).not.toBe(0);

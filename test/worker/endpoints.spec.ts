@@ -31,7 +31,7 @@ const ENDPOINTS: Endpoint[] = [
     path: "/v1/data/qualifications",
     scope: "qualifications:read",
     paginated: true,
-    item: api.Qualification,
+    item: api.QualificationListItem,
     specFields: ["id", "name", "nqf_level", "min_aps"],
     detail: { path: (r) => `/v1/data/qualifications/${r.id}`, schema: api.Qualification, specFields: ["id", "name", "nqf_level", "min_aps"] },
   },
