@@ -1,7 +1,7 @@
 import { cloudflareTest } from "@cloudflare/vitest-pool-workers";
 import { defineConfig } from "vitest/config";
 import { exportJWK, generateKeyPair } from "jose";
-import { prepareTestDataset } from "./test/support/dataset.ts";
+import { prepareTestDataset, upstreamFolder } from "./test/support/dataset.ts";
 
 // Tests that run inside workerd, through the real Worker (functions/) and a real build (.test-dist/).
 // Keys are made fresh for every run: two trusted ones (to show rotation) and one the Worker does not know.
@@ -26,6 +26,8 @@ export default defineConfig({
           TEST_SIGNING_KEYS: JSON.stringify({ current: current.privateJwk, next: next.privateJwk, stranger: stranger.privateJwk }),
           // Runs per fuzz property (test/worker/fuzz.spec.ts): npm test keeps it small, npm run fuzz -- --runs N raises it.
           FUZZ_RUNS: process.env.FUZZ_RUNS ?? "40",
+          // "1" when the test data set holds the real national files (EDU_UPSTREAM_DIR): tests that need them skip otherwise.
+          NATIONAL_DATA: upstreamFolder().real ? "1" : "",
         },
       },
     }),
