@@ -2,10 +2,10 @@
 // docs/find.md). The Worker answers filters, name search and nearest-school queries from these files
 // alone. Each index holds the list's items (the same objects as its list chunks) and the columns the
 // parameters of schema/query.ts read, in the list's order; the build checks every column they name exists.
-import { encodeColumn, encodeLists, FIND_ROWS_PER_PART, type Column, type FindIndexPart } from "../lib/find-index.ts";
+import { buildWordIndex, encodeColumn, encodeLists, FIND_ROWS_PER_PART, type Column, type FindIndexPart } from "../lib/find-index.ts";
 import { paths, type FindIndexManifest, type Manifest } from "../lib/layout.ts";
 import { searchKey, slugOf } from "../lib/text.ts";
-import { columnsRead, isListResource } from "../schema/query.ts";
+import { columnsRead, isListResource, listParameters } from "../schema/query.ts";
 import type { EmittedFile } from "./emit.ts";
 import type { Bursary, Model } from "./link.ts";
 import type { Problem } from "./problems.ts";
@@ -130,20 +130,31 @@ export function findIndexFiles(resources: ResourceRecords[], model: Model, rowsP
         }
       }
     }
+    // The columns of the list's name search (its `q`), for the word index.
+    const searched = isListResource(resource.name)
+      ? listParameters(resource.name).flatMap(([, { match }]) => (match.kind === "search" ? [match.columns] : []))[0]
+      : undefined;
     const itemKeys = Object.keys(items[0] ?? {});
     const entry: FindIndexManifest = { rows: items.length, bytes: 0, parts: [] };
     const partCount = Math.max(1, Math.ceil(items.length / rowsPerPart));
     for (let p = 0; p < partCount; p++) {
       const [from, to] = [p * rowsPerPart, Math.min(items.length, (p + 1) * rowsPerPart)];
       const slice = items.slice(from, to);
+      const itemColumns = Object.fromEntries(itemKeys.map((key) => [key, encodeColumn(slice.map((item) => item[key] ?? null))]));
+      // A column identical to the list item's field of the same name is not written twice: readers look
+      // a column up in `columns`, then in `items`.
+      const filterColumns = Object.entries(columns)
+        .map(([name, values]) => [name, encode(name, values.slice(from, to))] as const)
+        .filter(([name, column]) => !(name in itemColumns && JSON.stringify(itemColumns[name]) === JSON.stringify(column)));
       const part: FindIndexPart = {
         resource: resource.name,
         offset: from,
         rows: slice.length,
         item_keys: itemKeys,
-        items: Object.fromEntries(itemKeys.map((key) => [key, encodeColumn(slice.map((item) => item[key] ?? null))])),
-        columns: Object.fromEntries(Object.entries(columns).map(([name, values]) => [name, encode(name, values.slice(from, to))])),
+        items: itemColumns,
+        columns: Object.fromEntries(filterColumns),
       };
+      if (searched) part.words = buildWordIndex(searched, searched.map((name) => (columns[name] ?? []).slice(from, to)));
       const content = JSON.stringify(part);
       const bytes = Buffer.byteLength(content);
       const path = paths.findIndex(resource.name, p);

@@ -4,7 +4,7 @@
 //
 // Order: with `near`, nearest first; else with `q`, exact name first, then names that start with the
 // query, then the other matches; ties (and plain filters) keep the list's own order.
-import { columnValue, type Column, type FindIndexPart } from "./find-index.ts";
+import { columnValue, rowsWithWords, type Column, type FindIndexPart } from "./find-index.ts";
 import { boundingBox, distanceKm } from "./geo.ts";
 import type { Match, Point } from "../schema/query.ts";
 
@@ -24,8 +24,9 @@ export type Hit = {
 
 type RowTest = (row: number) => boolean;
 
+/** A column the criteria read: in `columns`, or (when it would be the same) the list item's field in `items`. */
 function column(part: FindIndexPart, name: string): Column {
-  const found = part.columns[name];
+  const found = part.columns[name] ?? part.items[name];
   if (!found) throw new Error(`the ${part.resource} find index has no column ${name}`);
   return found;
 }
@@ -64,26 +65,43 @@ function openOnTest(col: Column, date: string): RowTest {
   };
 }
 
-type Search = { test: RowTest; rank: (row: number) => number };
+type Search = { test: RowTest; rank: (row: number) => number; rows: number[] | null };
+
+const startsAWord = (text: unknown, word: string, spaced: string) => typeof text === "string" && (text.startsWith(word) || text.includes(spaced));
+
+/**
+ * For each query word, a test of whether a search column has a word starting with it at a row. A
+ * dictionary column is tested once per distinct value, not once per row.
+ */
+function wordTests(col: Column, words: string[]): ((row: number) => boolean)[] {
+  return words.map((word) => {
+    const spaced = ` ${word}`;
+    if (Array.isArray(col)) return (row: number) => startsAWord(col[row], word, spaced);
+    if ("codes" in col) {
+      const hits = col.dict.map((value) => startsAWord(value, word, spaced));
+      return (row: number) => hits[col.codes[row] ?? -1] === true;
+    }
+    return () => false;
+  });
+}
 
 function searchTest(part: FindIndexPart, columns: string[], words: string[]): Search {
   const texts = columns.map((name) => column(part, name));
-  const spaced = words.map((w) => ` ${w}`);
   const phrase = words.join(" ");
-  const textAt = (col: Column, row: number) => {
-    const value = Array.isArray(col) ? col[row] : columnValue(col, row);
-    return typeof value === "string" ? value : "";
+  const name = texts[0] as Column;
+  const rank = (row: number) => {
+    const value = columnValue(name, row);
+    return value === phrase ? 0 : typeof value === "string" && value.startsWith(phrase) ? 1 : 2;
   };
-  return {
-    test: (row) => {
-      const values = texts.map((col) => textAt(col, row));
-      return words.every((word, i) => values.some((text) => text.startsWith(word) || text.includes(spaced[i] as string)));
-    },
-    rank: (row) => {
-      const name = textAt(texts[0] as Column, row);
-      return name === phrase ? 0 : name.startsWith(phrase) ? 1 : 2;
-    },
-  };
+  // With the part's word index for these columns, the matching rows are read from it.
+  const index = part.words;
+  if (index !== undefined && index.columns.length === columns.length && index.columns.every((c, i) => c === columns[i])) {
+    return { rows: rowsWithWords(index, words, part.rows), test: () => true, rank };
+  }
+  // Without one, every row is tested: perWord[w][c] says whether column c has a word starting with query word w.
+  const perColumn = texts.map((col) => wordTests(col, words));
+  const perWord = words.map((_, w) => perColumn.map((tests) => tests[w] as (row: number) => boolean));
+  return { rows: null, test: (row) => perWord.every((tests) => tests.some((test) => test(row))), rank };
 }
 
 /** Every row of every part that matches all criteria, in the documented order. */
@@ -137,9 +155,13 @@ export function findRows(parts: FindIndexPart[], criteria: Criterion[], radiusKm
     }
     const searchRows = search as Search | null;
     const distance = distanceAt as ((row: number) => number) | null;
-    rows: for (let row = 0; row < part.rows; row++) {
+    // The rows to look at: the word index's matches for a search, else every row.
+    const candidates = searchRows?.rows ?? null;
+    const count = candidates ? candidates.length : part.rows;
+    rows: for (let i = 0; i < count; i++) {
+      const row = candidates ? (candidates[i] as number) : i;
       for (const test of tests) if (!test(row)) continue rows;
-      if (searchRows && !searchRows.test(row)) continue;
+      if (searchRows && !candidates && !searchRows.test(row)) continue;
       const d = distance ? distance(row) : 0;
       if (d > radiusKm) continue;
       hits.push({ part: p, row, position: part.offset + row, rank: searchRows ? searchRows.rank(row) : 0, distance: d });

@@ -14,7 +14,7 @@ import { resourceRecords, type ResourceRecords } from "../../build/records.ts";
 import { findRows, type Criterion } from "../../lib/find.ts";
 import { columnValue, encodeColumn, encodeLists, itemAt, type FindIndexPart } from "../../lib/find-index.ts";
 import { paths, type Manifest } from "../../lib/layout.ts";
-import { searchKey } from "../../lib/text.ts";
+import { searchKey, searchWords } from "../../lib/text.ts";
 import { columnsRead, LIST_QUERY_PARAMETERS, listParameters, type ListResource, type QueryParameter } from "../../schema/query.ts";
 import { ROOT, TEST_DIST, TEST_IMPORTED } from "../support/dataset.ts";
 
@@ -67,7 +67,7 @@ describe("the built find indexes (.test-dist)", () => {
     const manifest = (await readJson("/manifest.json")) as Manifest;
     for (const [resource, entry] of Object.entries(manifest.find ?? {})) {
       const part = (await readJson(entry.parts[0]?.path ?? "")) as FindIndexPart;
-      for (const column of columnsRead(resource as ListResource)) expect(part.columns, `${resource}.${column}`).toHaveProperty(column);
+      for (const column of columnsRead(resource as ListResource)) expect({ ...part.items, ...part.columns }, `${resource}.${column}`).toHaveProperty(column);
     }
   });
 });
@@ -104,6 +104,30 @@ describe("the build only adds files", () => {
       const b = findRows(parts(split, "qualifications"), c, 10).map((h) => h.position);
       expect(b).toEqual(a);
       expect(a.length).toBeGreaterThan(0);
+    }
+  });
+});
+
+describe("the word index", () => {
+  it("finds exactly the rows a scan of every row finds, for any query made of word starts", () => {
+    const find = findIndexFiles(records, model);
+    const parts = find.files.map((f) => JSON.parse(f.content) as FindIndexPart).filter((p) => p.words);
+    expect(parts.map((p) => p.resource).sort()).toEqual(["bursaries", "high-schools", "postal-codes", "qualifications", "universities"]);
+    for (const part of parts) {
+      const columns = part.words?.columns ?? [];
+      const vocabulary = part.words?.vocab ?? [];
+      const scanned = { ...part, words: undefined };
+      const word = fc.oneof(
+        fc.constantFrom(...vocabulary).chain((w) => fc.integer({ min: 1, max: w.length }).map((n) => w.slice(0, n))),
+        fc.string({ minLength: 1, maxLength: 3 }).map((w) => searchWords(w)[0] ?? "a"),
+      );
+      fc.assert(
+        fc.property(fc.array(word, { minLength: 1, maxLength: 3 }), (words) => {
+          const criteria: Criterion[] = [{ name: "q", match: { kind: "search", columns }, value: words }];
+          expect(findRows([part], criteria, 10)).toEqual(findRows([scanned], criteria, 10));
+        }),
+        { numRuns: 300 },
+      );
     }
   });
 });
