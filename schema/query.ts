@@ -224,7 +224,7 @@ export const LIST_QUERY_PARAMETERS = {
       example: "700231316",
       match: { kind: "equals", column: "emis_number" },
     },
-    q: withExample(search("the school's name, or the start of its EMIS number", ["search", "emis_number"]), "pretoria boys"),
+    q: withExample(search("the school's name or its EMIS number", ["search", "emis_number"]), "pretoria boys"),
     near: {
       schema: parameter("must be a latitude and a longitude in decimal degrees, separated by a comma (e.g. -25.7479,28.2293)", (v) => {
         const m = /^\s*([^,\s]+)\s*,\s*([^,\s]+)\s*$/.exec(v);
@@ -269,7 +269,7 @@ export const LIST_QUERY_PARAMETERS = {
       example: "2026-08-01",
       match: { kind: "open-on", column: "cycles" },
     },
-    q: withExample(search("the bursary's name"), "sasol"),
+    q: withExample(search("the bursary's name"), "funza lushaka"),
   },
   "postal-codes": {
     ...PAGINATION,

@@ -12,6 +12,7 @@ import { assembleModel, defaultBuildOptions } from "../../build/index.ts";
 import type { Model } from "../../build/link.ts";
 import { resourceRecords, type ResourceRecords } from "../../build/records.ts";
 import { findRows, type Criterion } from "../../lib/find.ts";
+import { parseListQuery } from "../../functions/query.ts";
 import { columnValue, encodeColumn, encodeLists, itemAt, type FindIndexPart } from "../../lib/find-index.ts";
 import { paths, type Manifest } from "../../lib/layout.ts";
 import { searchKey, searchWords } from "../../lib/text.ts";
@@ -250,6 +251,24 @@ describe("the parameter table (schema/query.ts)", () => {
         expect(definition.description.length, `${resource} ${name}`).toBeGreaterThan(10);
         expect(definition.schema.safeParse(definition.example).success, `${resource} ${name}=${definition.example}`).toBe(true);
       }
+    }
+  });
+
+  it("is what the README documents: every parameter with an example, and every example is a valid request", async () => {
+    const readme = await readFile(path.join(ROOT, "README.md"), "utf8");
+    const section = readme.slice(readme.indexOf("### Finding records"), readme.indexOf("**Bursaries, `field` and `open_on`, today.**"));
+    expect(section.length).toBeGreaterThan(1000);
+    for (const resource of Object.keys(LIST_QUERY_PARAMETERS) as ListResource[]) {
+      for (const [name, { match }] of listParameters(resource)) {
+        if (match.kind === "page") continue; // one row for every list
+        expect(section, `${resource} ${name}`).toMatch(new RegExp(`/v1/data/${resource}\\?([^\\s\`]*&)?${name}=`));
+      }
+    }
+    const examples = [...section.matchAll(/`(\/v1\/data\/[a-z-]+)\?([^`]+)`/g)];
+    expect(examples.length).toBeGreaterThan(25);
+    for (const [, route, query] of examples) {
+      const resource = (route ?? "").split("/").pop() ?? "";
+      expect(() => parseListQuery(resource, new URLSearchParams(query)), `${route}?${query}`).not.toThrow();
     }
   });
 
