@@ -107,6 +107,15 @@ function columnsOf(resource: string, ids: string[], model: Model): Columns | nul
 
 const LIST_COLUMNS = new Set(["subjects", "fields"]);
 
+/** Two encoded columns with the same values in the same encoding (scalar values: what item columns hold). */
+function sameColumn(a: Column | undefined, b: Column): boolean {
+  if (a === undefined) return false;
+  const same = (x: unknown[], y: unknown[]) => x.length === y.length && x.every((v, i) => v === y[i]);
+  if (Array.isArray(a) || Array.isArray(b)) return Array.isArray(a) && Array.isArray(b) && same(a, b);
+  if ("codes" in a && "codes" in b) return same(a.dict, b.dict) && same(a.codes, b.codes);
+  return false;
+}
+
 function encode(name: string, values: unknown[]): Column {
   return LIST_COLUMNS.has(name) ? encodeLists(values as string[][]) : encodeColumn(values);
 }
@@ -145,7 +154,7 @@ export function findIndexFiles(resources: ResourceRecords[], model: Model, rowsP
       // a column up in `columns`, then in `items`.
       const filterColumns = Object.entries(columns)
         .map(([name, values]) => [name, encode(name, values.slice(from, to))] as const)
-        .filter(([name, column]) => !(name in itemColumns && JSON.stringify(itemColumns[name]) === JSON.stringify(column)));
+        .filter(([name, column]) => !sameColumn(itemColumns[name], column));
       const part: FindIndexPart = {
         resource: resource.name,
         offset: from,
