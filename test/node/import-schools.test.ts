@@ -281,17 +281,19 @@ describe.skipIf(!UPSTREAM)("the real DBE 2024 workbooks (EDU_UPSTREAM_DIR)", () 
   it("keeps the secondary and combined schools datasets.md counts per province", () => {
     const perProvince: Record<string, number> = {};
     for (const row of rows) perProvince[row.province_id] = (perProvince[row.province_id] ?? 0) + 1;
-    // reference/datasets.md, "NSC-phase (sec+comb)"; the EC and NC workbooks are not in the folder.
+    // reference/datasets.md, "NSC-phase (sec+comb)": all nine provincial workbooks and the special-needs file.
     expect(perProvince).toEqual({
+      "eastern-cape": 1592,
       "free-state": 378,
       gauteng: 1436,
       "kwazulu-natal": 2119,
       limpopo: 1412,
       mpumalanga: 711,
       "north-west": 507,
+      "northern-cape": 155,
       "western-cape": 603,
     });
-    expect(rows.filter((row) => row.sector === "independent")).toHaveLength(51 + 675 + 165 + 123 + 73 + 41 + 195);
+    expect(rows.filter((row) => row.sector === "independent")).toHaveLength(141 + 51 + 675 + 165 + 123 + 73 + 41 + 19 + 195);
   });
 
   it("has unique 9-digit NatEMIS numbers and only null or in-province coordinates", () => {
@@ -308,9 +310,9 @@ describe.skipIf(!UPSTREAM)("the real DBE 2024 workbooks (EDU_UPSTREAM_DIR)", () 
     expect(report.coordinates.missing_decimal ?? 0).toBeGreaterThan(0);
     expect(report.coordinates.row_misaligned ?? 0).toBeGreaterThan(0);
     const withCoordinates = rows.filter((row) => row.latitude !== null).length;
-    // datasets.md: 7,077 NSC rows of these provinces have usable coordinates (377 + 1436 + 2087 + 1410 + 689
-    // + 482 + 596) before its province-box check, which flags a few dozen more.
-    expect(withCoordinates).toBeGreaterThan(7000);
-    expect(withCoordinates).toBeLessThanOrEqual(7077);
+    // datasets.md: 8,790 NSC rows have usable coordinates (1577 + 377 + 1436 + 2087 + 1410 + 689 + 482 + 136
+    // + 596) before its province-box check, which flags a few dozen more.
+    expect(withCoordinates).toBeGreaterThan(8700);
+    expect(withCoordinates).toBeLessThanOrEqual(8790);
   });
 });
