@@ -49,7 +49,7 @@ async function detail(env: Env, manifest: Manifest, resourceName: string, key: s
   return body;
 }
 
-/** The body of a GET, or an ApiError (400 for bad pagination, 404 for an unknown key). */
+/** The body of a GET, or an ApiError (400 for bad query parameters or pagination, 404 for an unknown key). */
 export async function serveGet(target: Target, url: URL, env: Env, manifest: Manifest): Promise<string> {
   switch (target.kind) {
     case "list": {
