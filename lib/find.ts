@@ -31,7 +31,7 @@ function column(part: FindIndexPart, name: string): Column {
   return found;
 }
 
-/** A test for "the column's value at the row equals one of these values", comparing dictionary codes when it can. */
+/** A test for "the column's value at the row equals the value", comparing dictionary codes when it can. */
 function equalsTest(col: Column, value: unknown): RowTest {
   if (Array.isArray(col)) return (row) => col[row] === value;
   if ("codes" in col) {
