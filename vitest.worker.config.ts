@@ -26,6 +26,9 @@ export default defineConfig({
           TEST_SIGNING_KEYS: JSON.stringify({ current: current.privateJwk, next: next.privateJwk, stranger: stranger.privateJwk }),
           // Runs per fuzz property (test/worker/fuzz.spec.ts): npm test keeps it small, npm run fuzz -- --runs N raises it.
           FUZZ_RUNS: process.env.FUZZ_RUNS ?? "40",
+          // "1" when the test data set holds the real national files (EDU_UPSTREAM_DIR): tests that need them skip otherwise.
+          // The committed sources include the national tables, so the tests that need them always run.
+          NATIONAL_DATA: "1",
         },
       },
     }),

@@ -4,6 +4,7 @@
 import path from "node:path";
 import { benchAps } from "./aps.ts";
 import { benchBuild } from "./build.ts";
+import { benchFind } from "./find.ts";
 import { benchIdParse } from "./id-parse.ts";
 import { benchLoad } from "./load.ts";
 import { benchNational } from "./national.ts";
@@ -15,7 +16,10 @@ import { removeAll, tempDir } from "../test/support/tree.ts";
 const parts: [string, () => Promise<unknown>][] = [
   ["build", benchBuild],
   ["national", () => benchNational()],
-  ["worker", () => benchWorker()],
+  ["worker", async () => {
+    await benchWorker();
+    await benchFind();
+  }],
   ["aps", async () => {
     // A fresh build of the committed sources, so the figure is for today's largest university.
     const work = await tempDir("bench-aps");

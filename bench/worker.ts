@@ -14,10 +14,10 @@ import { prepareTestDataset, ROOT } from "../test/support/dataset.ts";
 
 Object.assign(process.env, WRANGLER_OFFLINE_ENV);
 
-type LoadFigures = { requests: number; perSecond: number; p50: number; p99: number; errors: number };
+export type LoadFigures = { requests: number; perSecond: number; p50: number; p99: number; errors: number };
 
 /** `connections` keep-alive loops hitting one URL for `seconds`. */
-async function load(url: string, headers: Record<string, string>, seconds: number, connections: number): Promise<LoadFigures> {
+export async function load(url: string, headers: Record<string, string>, seconds: number, connections: number): Promise<LoadFigures> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: connections });
   const latencies: number[] = [];
   let errors = 0;
@@ -49,7 +49,7 @@ async function load(url: string, headers: Record<string, string>, seconds: numbe
   return { requests: latencies.length, perSecond: latencies.length / elapsed, p50: at(0.5), p99: at(0.99), errors };
 }
 
-function combine(rounds: LoadFigures[]): LoadFigures {
+export function combine(rounds: LoadFigures[]): LoadFigures {
   const requests = rounds.reduce((n, r) => n + r.requests, 0);
   const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? NaN;
   return {

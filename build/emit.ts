@@ -22,7 +22,8 @@ export type EmittedFile = { path: string; content: string };
 
 export type Emission = { files: EmittedFile[]; manifest: Manifest; problems: Problem[] };
 
-export function layoutFiles(resources: ResourceRecords[], internal: EmittedFile[], options: EmitOptions): Emission {
+/** `extra`: manifest entries written by other parts of the emit stage (the find indexes' sizes). */
+export function layoutFiles(resources: ResourceRecords[], internal: EmittedFile[], options: EmitOptions, extra: Pick<Manifest, "find"> = {}): Emission {
   const files: EmittedFile[] = [];
   const problems: Problem[] = [];
   const manifestResources: Record<string, ResourceManifest> = {};
@@ -104,6 +105,7 @@ export function layoutFiles(resources: ResourceRecords[], internal: EmittedFile[
     resources: manifestResources,
     files: files.length + 1,
     bytes,
+    ...extra,
   };
   files.push({ path: MANIFEST_PATH, content: json(manifest) });
   return { files, manifest, problems };

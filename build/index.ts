@@ -11,6 +11,7 @@ import type { Conflict } from "./catalogue.ts";
 import { catalogueWarnings, formatCoverage } from "./coverage.ts";
 import { formatConflictsReport } from "./conflicts-report.ts";
 import { layoutFiles } from "./emit.ts";
+import { findIndexFiles, formatFindIndexes } from "./find-index.ts";
 import { apsDocuments, prospectusDocuments } from "./internal-documents.ts";
 import { checkKeysAndReferences, linkModel, type Model } from "./link.ts";
 import { loadTables } from "./load.ts";
@@ -104,8 +105,11 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
   const { model, schemes, conflicts, warnings } = assembly;
   if (options.conflictsReport) await writeFile(options.conflictsReport, formatConflictsReport(conflicts, model));
 
-  const emission = layoutFiles(resourceRecords(model, schemes), [prospectusDocuments(model), ...apsDocuments(model, schemes)], options);
-  if (emission.problems.length > 0) return { ok: false, problems: emission.problems, warnings, seconds: seconds() };
+  const records = resourceRecords(model, schemes);
+  const find = findIndexFiles(records, model);
+  const emission = layoutFiles(records, [prospectusDocuments(model), ...apsDocuments(model, schemes), ...find.files], options, { find: find.manifest });
+  const emitProblems = [...emission.problems, ...find.problems];
+  if (emitProblems.length > 0) return { ok: false, problems: emitProblems, warnings, seconds: seconds() };
   if (emission.manifest.files > options.maxFiles) {
     const problem: Problem = {
       file: path.relative(options.root, options.outDir) || options.outDir,
@@ -143,6 +147,7 @@ export function formatSummary(result: BuildResult): string {
     }
     lines.push("", ...formatCoverage(result.model, result.today));
     lines.push("", `  files written: ${result.manifest.files}, ${(result.manifest.bytes / 1024 / 1024).toFixed(2)} MiB`);
+    lines.push(...formatFindIndexes(result.manifest));
     lines.push(`  data version:  ${result.manifest.data_version}`);
     lines.push(`  time:          ${result.seconds.toFixed(2)} s`);
   } else {

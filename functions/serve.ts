@@ -3,10 +3,12 @@
 // out of its bucket), and the envelope's meta comes from the manifest.
 import { bucketOf } from "../lib/buckets.ts";
 import { paths, type Manifest, type ResourceManifest } from "../lib/layout.ts";
-import { chunksForPage, parsePageRequest } from "../lib/pagination.ts";
+import { chunksForPage, type PageRequest } from "../lib/pagination.ts";
 import { readAsset, readJsonAsset } from "./assets.ts";
 import type { Env } from "./env.ts";
 import { ApiError } from "./errors.ts";
+import { findPage } from "./find.ts";
+import { parseListQuery } from "./query.ts";
 import type { Target } from "./route.ts";
 
 function resourceOf(manifest: Manifest, name: string): ResourceManifest {
@@ -23,16 +25,7 @@ function finishRecord(resource: string, record: unknown, assetBase: () => string
   return { ...fields, url: `${assetBase()}${document_path}`, source_url, verified_on };
 }
 
-function pageRequestOf(url: URL) {
-  const request = parsePageRequest(url.searchParams.get("page"), url.searchParams.get("per_page"));
-  if (!Array.isArray(request)) return request;
-  throw new ApiError("invalid_pagination", "page and per_page must be positive integers, per_page at most 100", {
-    details: request.map((p) => ({ path: p.parameter, message: p.message })),
-  });
-}
-
-async function listPage(env: Env, url: URL, manifest: Manifest, resourceName: string): Promise<string> {
-  const request = pageRequestOf(url);
+async function listPage(env: Env, url: URL, manifest: Manifest, resourceName: string, request: PageRequest): Promise<string> {
   const resource = resourceOf(manifest, resourceName);
   const { chunks, offset, count } = chunksForPage(request, resource.total, resource.list?.chunk_size ?? 1);
   const records: unknown[] = [];
@@ -56,12 +49,19 @@ async function detail(env: Env, manifest: Manifest, resourceName: string, key: s
   return body;
 }
 
-/** The body of a GET, or an ApiError (400 for bad pagination, 404 for an unknown key). */
+/** The body of a GET, or an ApiError (400 for bad query parameters or pagination, 404 for an unknown key). */
 export async function serveGet(target: Target, url: URL, env: Env, manifest: Manifest): Promise<string> {
   switch (target.kind) {
-    case "list":
-      return listPage(env, url, manifest, target.resource);
+    case "list": {
+      // Query parameters are read by the table in schema/query.ts (functions/query.ts); with filters, a
+      // search or near, the page comes from the list's find index (functions/find.ts).
+      const query = parseListQuery(target.resource, url.searchParams);
+      if (query.criteria.length === 0) return listPage(env, url, manifest, target.resource, query.page);
+      const assetBase = () => assetBaseOf(url, env);
+      return findPage(env, manifest, target.resource, query, (item) => finishRecord(target.resource, item, assetBase));
+    }
     case "whole": {
+      parseListQuery(target.resource, url.searchParams); // takes no parameters: anything sent is a 400
       const body = await readAsset(env, paths.wholeList(target.resource));
       if (body === null) throw new Error(`dist/ has no ${target.resource} list`);
       return body;

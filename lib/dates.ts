@@ -13,3 +13,14 @@ export function todayInJohannesburg(now: Date): string {
   if (Number.isNaN(shifted.getTime())) throw new RangeError("todayInJohannesburg needs a valid Date");
   return shifted.toISOString().slice(0, 10);
 }
+
+const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+/** A real calendar date written YYYY-MM-DD (2026-02-30 is not). */
+export function isRealDate(value: string): boolean {
+  const m = ISO_DATE.exec(value);
+  if (!m) return false;
+  const [year, month, day] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  const date = new Date(Date.UTC(year, month - 1, day));
+  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+}

@@ -12,11 +12,20 @@ export type ResourceManifest = {
   detail?: DetailStorage;
 };
 
+/** One list's find index (filters, name search, nearest): its parts, each a contiguous run of the list. */
+export type FindIndexManifest = {
+  rows: number;
+  bytes: number;
+  parts: { path: string; offset: number; rows: number; bytes: number }[];
+};
+
 export type Manifest = {
   data_version: string;
   resources: Record<string, ResourceManifest>;
   files: number;
   bytes: number;
+  /** The find index of each paginated list (build/find-index.ts, docs/find.md). */
+  find?: Record<string, FindIndexManifest>;
 };
 
 export const MANIFEST_PATH = "/manifest.json";
@@ -33,4 +42,6 @@ export const paths = {
   /** Key -> digest of each record of a resource (detail record plus its requirements), never served: the
    * nightly rebuild diffs two builds with it (records added, removed, changed). */
   recordDigests: (resource: string) => `/_internal/records/${resource}.json`,
+  /** Part `part` of a list's find index, never served: the Worker answers filters and searches from it. */
+  findIndex: (resource: string, part: number) => `/_internal/find/${resource}/${part}.json`,
 };

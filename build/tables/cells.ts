@@ -2,19 +2,14 @@
 // schema's error message says what was expected, which the build report prints next to the bad value.
 import { z } from "zod";
 import { parseRequirements, type RequirementClause } from "../../domain/requirements.ts";
+import { isRealDate } from "../../lib/dates.ts";
 import { SLUG, UUID_STRICT } from "../../schema/vocabulary.ts";
 
-const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const INTEGER = /^-?\d+$/;
 const DECIMAL = /^-?\d+(\.\d+)?$/;
 
-export function isRealDate(value: string): boolean {
-  const m = ISO_DATE.exec(value);
-  if (!m) return false;
-  const [year, month, day] = [Number(m[1]), Number(m[2]), Number(m[3])];
-  const date = new Date(Date.UTC(year, month - 1, day));
-  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
-}
+// Shared with the Worker's query parameters (open_on), so one rule says what a real date is.
+export { isRealDate };
 
 export function isHttpsUrl(value: string): boolean {
   try {

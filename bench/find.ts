@@ -1,0 +1,136 @@
+// Filters, name search and nearest schools through the Worker (part of `npm run bench -- worker`):
+// a filtered list, a name search and a nearest-schools query beside the plain list page of the same list,
+// in alternating rounds of the same run (goal: each within 1.5x of the plain page's p50), and the first
+// query of a fresh isolate, which loads and parses the list's find index, reported separately.
+// With EDU_UPSTREAM_DIR set the test data set is (re)built with the national data; without it the figures
+// are for the hand-written fixtures and say so.
+import { readFile } from "node:fs/promises";
+import path from "node:path";
+import { performance } from "node:perf_hooks";
+import { unstable_startWorker } from "wrangler";
+import type { Manifest } from "../lib/layout.ts";
+import { newSigningKey, publicJwk, type SigningKey } from "../lib/signing-keys.ts";
+import { signToken } from "../lib/tokens.ts";
+import { WRANGLER_OFFLINE_ENV } from "../lib/wrangler-env.ts";
+import { prepareTestDataset, ROOT, TEST_DIST } from "../test/support/dataset.ts";
+import { combine, load, type LoadFigures } from "./worker.ts";
+
+Object.assign(process.env, WRANGLER_OFFLINE_ENV);
+
+const GOAL = 1.5;
+
+export const FIND_QUERIES = {
+  plain: "/v1/data/high-schools?page=45&per_page=20",
+  filtered: "/v1/data/high-schools?province=gauteng&quintile=5&page=2",
+  search: "/v1/data/high-schools?q=pretoria%20boys",
+  nearest: "/v1/data/high-schools?near=-25.7479,28.2293&radius_km=5",
+  postal: "/v1/data/postal-codes?q=hatfield",
+} as const;
+
+const LABELS: Record<keyof typeof FIND_QUERIES, string> = {
+  plain: "plain list page (high-schools page 45)",
+  filtered: "filtered list (province=gauteng&quintile=5)",
+  search: "name search (q=pretoria boys)",
+  nearest: "nearest schools (near=..., radius_km=5)",
+  postal: "postal-code search (q=hatfield)",
+};
+
+async function manifest(): Promise<Manifest> {
+  return JSON.parse(await readFile(path.join(TEST_DIST, "manifest.json"), "utf8")) as Manifest;
+}
+
+/** The test data set: the committed sources, national tables included. */
+async function dataset(): Promise<string> {
+  await prepareTestDataset();
+  const m = await manifest();
+  const find = m.find ?? {};
+  const sizes = ["high-schools", "postal-codes"].map((r) => `${r} index ${((find[r]?.bytes ?? 0) / 1024).toFixed(0)} KiB`).join(", ");
+  const records = `${(m.resources["high-schools"]?.total ?? 0).toLocaleString("en")} schools, ${(m.resources["postal-codes"]?.total ?? 0).toLocaleString("en")} postal codes`;
+  return `national data: ${records}; ${sizes}`;
+}
+
+async function startWorker(key: SigningKey) {
+  return unstable_startWorker({
+    config: path.join(ROOT, "test/worker/wrangler.jsonc"),
+    bindings: { TOKEN_JWKS: { type: "plain_text", value: JSON.stringify({ keys: [publicJwk(key)] }) } },
+    dev: { server: { hostname: "127.0.0.1", port: 0 }, inspector: false, watch: false, logLevel: "error" },
+  });
+}
+
+async function timed(url: string, headers: Record<string, string>): Promise<number> {
+  const started = performance.now();
+  const response = await fetch(url, { headers });
+  await response.arrayBuffer();
+  if (response.status !== 200) throw new Error(`${url} answered ${response.status}`);
+  return performance.now() - started;
+}
+
+export async function benchFind(secondsPerQuery = 4, connections = 16): Promise<void> {
+  const data = await dataset();
+  const key = await newSigningKey("bench-find");
+  const token = await signToken({ scopes: ["high_schools:read", "postal_codes:read"], env: "test", expiresInSeconds: 3600, sub: "bench" }, key);
+  const auth = { authorization: `Bearer ${token}` };
+  const names = Object.keys(FIND_QUERIES) as (keyof typeof FIND_QUERIES)[];
+
+  // Steady state: every query in alternating rounds against one warm Worker.
+  const worker = await startWorker(key);
+  const figures = new Map<string, LoadFigures>();
+  try {
+    const origin = (await worker.url).origin;
+    for (const name of names) await load(`${origin}${FIND_QUERIES[name]}`, auth, 0.5, 4); // warm up: token, manifest, indexes
+    const rounds = 4;
+    const byQuery = new Map<keyof typeof FIND_QUERIES, LoadFigures[]>(names.map((n) => [n, []]));
+    for (let r = 0; r < rounds; r++) {
+      for (const name of names) byQuery.get(name)?.push(await load(`${origin}${FIND_QUERIES[name]}`, auth, secondsPerQuery / rounds, connections));
+    }
+    for (const [name, rows] of byQuery) figures.set(name, combine(rows));
+  } finally {
+    await worker.dispose();
+  }
+
+  // A fresh isolate per query: its first request (isolate, token, manifest, index load), then the
+  // same query once the rest is warm, to show the index load on its own.
+  const cold = new Map<keyof typeof FIND_QUERIES, { first: number; afterWarmUp: number; next: number }>();
+  for (const name of names) {
+    const fresh = await startWorker(key);
+    try {
+      const origin = (await fresh.url).origin;
+      const first = await timed(`${origin}${FIND_QUERIES[name]}`, auth);
+      await fresh.dispose();
+      const again = await startWorker(key);
+      try {
+        const o = (await again.url).origin;
+        // Warm up with another plain page of the same list: isolate, token, manifest; not the index.
+        await timed(`${o}/v1/data/${name === "postal" ? "postal-codes" : "high-schools"}?page=44`, auth);
+        const afterWarmUp = await timed(`${o}${FIND_QUERIES[name]}`, auth);
+        const next = await timed(`${o}${FIND_QUERIES[name]}`, auth);
+        cold.set(name, { first, afterWarmUp, next });
+      } finally {
+        await again.dispose();
+      }
+    } catch (error) {
+      await fresh.dispose().catch(() => {});
+      throw error;
+    }
+  }
+
+  const plain = figures.get("plain");
+  console.log(`\nFilters, search and nearest through the Worker (wrangler dev, ${connections} connections, ${secondsPerQuery} s each in ${4} alternating rounds; ${data})`);
+  for (const name of names) {
+    const f = figures.get(name);
+    if (!f || !plain) continue;
+    const ratio = f.p50 / plain.p50;
+    const goal = name === "plain" ? "" : `  ${ratio.toFixed(2)}x the plain page's p50 ${ratio <= GOAL ? "(within the 1.5x goal)" : "(OVER the 1.5x goal)"}`;
+    console.log(
+      `  ${LABELS[name].padEnd(46)} ${f.perSecond.toFixed(0).padStart(6)} req/s   p50 ${f.p50.toFixed(1).padStart(6)} ms   p99 ${f.p99.toFixed(1).padStart(6)} ms   (${f.requests} ok, ${f.errors} failed)${goal}`,
+    );
+  }
+  console.log("  first query of a fresh isolate (a filtered one loads and parses the index; the plain page reads its chunk):");
+  for (const [name, c] of cold) {
+    console.log(
+      `    ${LABELS[name].padEnd(44)} first request ${c.first.toFixed(0).padStart(5)} ms; after a plain request warmed the isolate: ${c.afterWarmUp.toFixed(1).padStart(6)} ms, then ${c.next.toFixed(1).padStart(5)} ms`,
+    );
+  }
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === path.join(ROOT, "bench", "find.ts")) await benchFind();

@@ -1,0 +1,44 @@
+// Text normalisation for name search, shared by the build (which writes folded names into the find
+// indexes) and the Worker (which folds the query the same way), so both sides always agree.
+//
+// Folding: lower-case, then canonical decomposition (NFD) with the combining marks removed, so
+// "HOËRSKOOL", "Hoërskool" and "hoerskool" are the same word. Words are runs of letters and digits
+// (Unicode \p{L} and \p{N}); everything else separates them ("D.F. MALAN" is d, f, malan; "BOYS'" is
+// boys). Nothing here is clever about abbreviations ("St" and "Saint" stay different words).
+//
+// Any string is accepted: unpaired surrogates, stray halfwidth katakana from badly converted sources
+// (U+FF61-FF9F, which are letters and so stay inside their word), emoji and control characters never
+// throw; characters that are neither letters nor digits simply separate words.
+
+const COMBINING_MARKS = /\p{M}+/gu;
+const WORD = /[\p{L}\p{N}]+/gu;
+
+/** Lower-cased, accents removed; the rest of the text (spaces, punctuation) is left as it was. */
+export function foldText(text: string): string {
+  // Lower-case first: some capitals lower-case to a letter plus a combining mark ("İ" is "i̇"), which
+  // the decomposition then removes along with every accent.
+  return text.toLowerCase().normalize("NFD").replace(COMBINING_MARKS, "");
+}
+
+/** The folded words of a text, in order. */
+export function searchWords(text: string): string[] {
+  return foldText(text).match(WORD) ?? [];
+}
+
+/** The folded words joined by single spaces: the form names are stored in, and compared in, for search. */
+export function searchKey(text: string): string {
+  return searchWords(text).join(" ");
+}
+
+/** Does `key` (a searchKey) hold a word that starts with `word` (a folded word)? */
+export function hasWordStartingWith(key: string, word: string): boolean {
+  return key.startsWith(word) || key.includes(` ${word}`);
+}
+
+/**
+ * A lower-case slug of a text ("Civil Engineering" -> "civil-engineering"), from its folded words. The
+ * bursary index uses it for fields of study until those are slugs of a controlled vocabulary.
+ */
+export function slugOf(text: string): string {
+  return searchWords(text).join("-");
+}
