@@ -6,10 +6,12 @@ import { fileURLToPath } from "node:url";
 import type { ApsScheme } from "../domain/aps/scheme.ts";
 import { todayInJohannesburg } from "../lib/dates.ts";
 import type { Manifest } from "../lib/layout.ts";
+import { DOCS_PATH, OPENAPI_PATH } from "../lib/public-documents.ts";
 import { CONFIDENCE_LEVELS } from "../schema/vocabulary.ts";
 import { linkApsSchemes } from "./aps.ts";
 import { layoutFiles } from "./emit.ts";
 import { apsDocuments, prospectusDocuments } from "./internal-documents.ts";
+import { publicDocuments } from "./public-documents.ts";
 import { checkKeysAndReferences, linkModel, type Model } from "./link.ts";
 import { loadTables } from "./load.ts";
 import { formatProblem, type Problem, type Warning } from "./problems.ts";
@@ -101,18 +103,22 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
 
   const emission = layoutFiles(resourceRecords(model), [prospectusDocuments(model), ...apsDocuments(model, schemes)], options);
   if (emission.problems.length > 0) return { ok: false, problems: emission.problems, warnings, seconds: seconds() };
-  if (emission.manifest.files > options.maxFiles) {
+  // The OpenAPI document and the reference page, outside the manifest (it describes the data files).
+  const documents = await publicDocuments(emission, options.today);
+  const fileCount = emission.manifest.files + documents.length;
+  if (fileCount > options.maxFiles) {
     const problem: Problem = {
       file: path.relative(options.root, options.outDir) || options.outDir,
       line: 0,
-      value: String(emission.manifest.files),
+      value: String(fileCount),
       expected: `at most ${options.maxFiles} files (the deployment's file limit, EDU_MAX_FILES); lower the number of files by storing more records per bucket`,
     };
     return { ok: false, problems: [problem], warnings, seconds: seconds() };
   }
   log(`emit      ${emission.manifest.files} files, ${(emission.manifest.bytes / 1024).toFixed(0)} KiB, data version ${emission.manifest.data_version}`);
+  log(`docs      ${documents.length} files: ${OPENAPI_PATH} and the reference page ${DOCS_PATH}`);
 
-  const staged = await stage(options.outDir, emission.files);
+  const staged = await stage(options.outDir, [...emission.files, ...documents]);
   if (options.stageOnly) return { ok: true, manifest: emission.manifest, warnings, seconds: seconds(), stagedAt: staged, model };
   await swapIn(staged, options.outDir);
   log(`publish   ${path.relative(options.root, options.outDir) || options.outDir}/ swapped in`);
