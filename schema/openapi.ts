@@ -1,6 +1,6 @@
 // The OpenAPI 3.1 document, generated from the operation table (schema/operations.ts) and the zod schemas
-// at every build, never written by hand. zod 4 emits JSON Schema 2020-12, which is OpenAPI 3.1's own schema
-// dialect, so record schemas go into components/schemas as zod writes them, with three clean-ups: no
+// at every build, never written by hand. zod 4 emits JSON Schema 2020-12, on which OpenAPI 3.1's default
+// schema dialect is built, so record schemas go into components/schemas as zod writes them, with three clean-ups: no
 // `$schema`/`$id` per schema, no integer bounds that only say "a safe integer", and no
 // `additionalProperties: false` (records may gain fields; README: Additive fields).
 // Pure: the build calls it with examples read from the emitted files; the client's type generator calls it
@@ -197,8 +197,8 @@ async function operationObject(operation: Operation, components: Components, sou
 function scopesText(operations: Operation[]): string {
   const scopes = [...new Set(Object.values(ENDPOINT_SCOPES).filter((s): s is NonNullable<typeof s> => s !== null))];
   const lines = scopes.map((scope) => {
-    const ops = operations.filter((o) => o.scope === scope).map((o) => o.summary.toLowerCase());
-    return `- \`${scope}\`: ${ops.join(", ")}`;
+    const ops = operations.filter((o) => o.scope === scope).map((o) => o.summary);
+    return `- \`${scope}\`: ${ops.join("; ")}`;
   });
   return lines.join("\n");
 }
@@ -246,7 +246,6 @@ export async function openApiDocument(options: { examples?: ExampleSource; opera
   const tags = [...new Map(operations.map((o) => [o.tag.name, o.tag])).values()];
   return {
     openapi: OPENAPI_VERSION,
-    jsonSchemaDialect: "https://json-schema.org/draft/2020-12/schema",
     info: {
       title: "South African higher-education data API",
       version: "v1",
