@@ -1,7 +1,7 @@
 // The reference page in a real browser: the local server runs, headless Chromium (Debian's `chromium`,
 // driven by playwright-core) opens /docs, and the page must show every operation's title, say how to get a
-// token, show an operation's request and response, log no console error, and make no request that fails or
-// leaves this origin. Screenshots go to .screenshots/ (git-ignored) for a person to look at.
+// token, show an operation's request and response, send a real request with the reader's token, log no
+// console error, and make no request that fails or leaves this origin. Screenshots go to .screenshots/ (git-ignored) for a person to look at.
 // Without a Chromium executable (CHROMIUM_PATH, or /usr/bin/chromium) the test is skipped, saying so; CI
 // installs Debian's package (.ci/run).
 import { existsSync } from "node:fs";
@@ -44,6 +44,13 @@ describe.skipIf(!executablePath)("/docs in headless Chromium", () => {
   const problems: string[] = [];
   const requested: string[] = [];
 
+  /** Nothing went wrong so far: no console error, no failed request, no request to another origin. */
+  function expectNoProblem() {
+    expect(problems).toEqual([]);
+    const origin = new URL(server.base).origin;
+    expect(requested.filter((url) => !url.startsWith(`${origin}/`) && !url.startsWith("data:") && !url.startsWith("blob:"))).toEqual([]);
+  }
+
   beforeAll(async () => {
     server = await startLocalServer("docs-browser-test");
     profile = await mkdtemp(path.join(os.tmpdir(), "chromium-profile-"));
@@ -79,9 +86,7 @@ describe.skipIf(!executablePath)("/docs in headless Chromium", () => {
     // Swagger UI shows what it cannot read in the document in boxes of this class.
     expect(await page.locator(".errors-wrapper").allInnerTexts()).toEqual([]);
     await page.screenshot({ path: path.join(SCREENSHOTS, "docs.png"), fullPage: true });
-    expect(problems).toEqual([]);
-    const origin = new URL(server.base).origin;
-    expect(requested.filter((url) => !url.startsWith(`${origin}/`) && !url.startsWith("data:") && !url.startsWith("blob:"))).toEqual([]);
+    expectNoProblem();
   });
 
   it("shows an operation's request and its example response when opened", async () => {
@@ -94,6 +99,23 @@ describe.skipIf(!executablePath)("/docs in headless Chromium", () => {
     expect(text).toContain("aps_score");
     expect(text).toContain("insufficient_scope");
     await operation.screenshot({ path: path.join(SCREENSHOTS, "docs-calculate-aps.png") });
-    expect(problems).toEqual([]);
+    expectNoProblem();
+  });
+
+  it("sends a real request with the reader's token (Authorize, Try it out) and shows the answer", async () => {
+    await page.locator(".auth-wrapper button.authorize").click();
+    await page.locator(".auth-container input").fill(await server.token(["provinces:read"]));
+    await page.locator(".auth-btn-wrapper button.authorize").click();
+    await page.locator(".auth-btn-wrapper button.btn-done").click();
+    const operation = page.locator(".opblock-get").filter({ hasText: "List provinces" });
+    await operation.locator(".opblock-summary").click();
+    await operation.locator("button.try-out__btn").click();
+    await operation.locator("button.execute").click();
+    const live = operation.locator(".live-responses-table");
+    await live.waitFor();
+    await expect(live.locator("tr.response .response-col_status").first().innerText()).resolves.toContain("200");
+    await expect(live.innerText()).resolves.toContain("Gauteng");
+    await operation.screenshot({ path: path.join(SCREENSHOTS, "docs-try-it-out.png") });
+    expectNoProblem();
   });
 });
