@@ -21,7 +21,7 @@ const typeOf = (name: string) =>
   name.endsWith(".js") ? "text/javascript; charset=utf-8" : name.endsWith(".css") ? "text/css; charset=utf-8" : TEXT;
 
 export const PUBLIC_DOCUMENTS: readonly PublicDocument[] = [
-  { path: OPENAPI_PATH, file: "/v1/openapi.json", contentType: "application/json; charset=utf-8" },
+  { path: OPENAPI_PATH, file: OPENAPI_PATH, contentType: "application/json; charset=utf-8" },
   { path: DOCS_PATH, file: "/docs/index.html", contentType: "text/html; charset=utf-8" },
   { path: "/docs/docs.js", file: "/docs/docs.js", contentType: typeOf("docs.js") },
   ...RENDERER_FILES.map((name) => ({ path: `/docs/${name}`, file: `/docs/${name}`, contentType: typeOf(name) })),
