@@ -6,6 +6,7 @@ import type { ApsScheme } from "../domain/aps/scheme.ts";
 import { todayInJohannesburg } from "../lib/dates.ts";
 import type { Manifest } from "../lib/layout.ts";
 import { writeFile } from "node:fs/promises";
+import { DOCS_PATH, OPENAPI_PATH } from "../lib/public-documents.ts";
 import { linkApsSchemes } from "./aps.ts";
 import type { Conflict } from "./catalogue.ts";
 import { catalogueWarnings, formatCoverage } from "./coverage.ts";
@@ -13,6 +14,7 @@ import { formatConflictsReport } from "./conflicts-report.ts";
 import { layoutFiles } from "./emit.ts";
 import { findIndexFiles, formatFindIndexes } from "./find-index.ts";
 import { apsDocuments, prospectusDocuments } from "./internal-documents.ts";
+import { publicDocuments } from "./public-documents.ts";
 import { checkKeysAndReferences, linkModel, type Model } from "./link.ts";
 import { loadTables } from "./load.ts";
 import { formatProblem, type Problem, type Warning } from "./problems.ts";
@@ -110,18 +112,22 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
   const emission = layoutFiles(records, [prospectusDocuments(model), ...apsDocuments(model, schemes), ...find.files], options, { find: find.manifest });
   const emitProblems = [...emission.problems, ...find.problems];
   if (emitProblems.length > 0) return { ok: false, problems: emitProblems, warnings, seconds: seconds() };
-  if (emission.manifest.files > options.maxFiles) {
+  // The OpenAPI document and the reference page, outside the manifest (it describes the data files).
+  const documents = await publicDocuments(emission, options.today);
+  const fileCount = emission.manifest.files + documents.length;
+  if (fileCount > options.maxFiles) {
     const problem: Problem = {
       file: path.relative(options.root, options.outDir) || options.outDir,
       line: 0,
-      value: String(emission.manifest.files),
+      value: String(fileCount),
       expected: `at most ${options.maxFiles} files (the deployment's file limit, EDU_MAX_FILES); lower the number of files by storing more records per bucket`,
     };
     return { ok: false, problems: [problem], warnings, seconds: seconds() };
   }
   log(`emit      ${emission.manifest.files} files, ${(emission.manifest.bytes / 1024).toFixed(0)} KiB, data version ${emission.manifest.data_version}`);
+  log(`docs      ${documents.length} files: ${OPENAPI_PATH} and the reference page ${DOCS_PATH}`);
 
-  const staged = await stage(options.outDir, emission.files);
+  const staged = await stage(options.outDir, [...emission.files, ...documents]);
   const done = { ok: true as const, manifest: emission.manifest, warnings, model, conflicts, today: options.today };
   if (options.stageOnly) return { ...done, seconds: seconds(), stagedAt: staged };
   await swapIn(staged, options.outDir);

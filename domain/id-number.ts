@@ -5,11 +5,16 @@
 // digit (not validated: usually 8 or 9, legacy values exist), Luhn check digit.
 // docs/id-parsing.md describes the rules and the result for the API documentation.
 
+import { z } from "zod";
+import { ISO_DATE as DATE_FORMAT } from "../schema/vocabulary.ts";
+
 // The API's reference date is "today in Johannesburg"; it lives in lib/ because the build uses it too.
 export { todayInJohannesburg } from "../lib/dates.ts";
 
-export type Gender = "female" | "male";
-export type Citizenship = "citizen" | "permanent_resident" | "refugee";
+export const GENDERS = ["female", "male"] as const;
+export const CITIZENSHIPS = ["citizen", "permanent_resident", "refugee"] as const;
+export type Gender = (typeof GENDERS)[number];
+export type Citizenship = (typeof CITIZENSHIPS)[number];
 
 /** A calendar date; month and day are 1-based. */
 export interface CalendarDate {
@@ -60,6 +65,24 @@ export interface ParsedId {
   /** Empty exactly when valid; ordered as in ID_ERROR_CODES. */
   errors: IdErrorCode[];
 }
+
+/** POST /v1/id/parse: the request body. Anything else is 422 invalid_id_request (functions/compute.ts). */
+export const IdParseRequestSchema = z.object({
+  id_number: z.string().describe("A 13-digit South African ID number; outer whitespace is ignored. Any other string is answered with `valid: false` and the reasons in `errors`."),
+});
+
+/** The parser's result as the API returns it (the `data` of a 200), for the OpenAPI document and response checks. */
+export const ParsedIdSchema = z.object({
+  id_number: z.string().nullable().describe("The input exactly as given."),
+  valid: z.boolean().describe("Length, digits, date, citizenship and checksum all pass."),
+  date_of_birth: z.string().regex(DATE_FORMAT).nullable().describe("YYYY-MM-DD, the most recent date not after today that the YYMMDD digits name; null unless 13 digits whose YYMMDD is a real date."),
+  gender: z.enum(GENDERS).nullable().describe("From the sequence digits 7-10: 0000-4999 female, 5000-9999 male; null unless 13 digits."),
+  citizenship: z.enum(CITIZENSHIPS).nullable().describe("From digit 11: 0 citizen, 1 permanent resident, 2 refugee; null otherwise."),
+  luhn_valid: z.boolean().describe("The Luhn check over all 13 digits; false when the input is not 13 digits."),
+  errors: z
+    .array(z.enum(ID_ERROR_CODES as [IdErrorCode, ...IdErrorCode[]]))
+    .describe(`Why the number is invalid; empty exactly when valid:\n${Object.entries(ID_ERROR_DESCRIPTIONS).map(([code, text]) => `- \`${code}\`: ${text}`).join("\n")}`),
+});
 
 const DIGIT_0 = 48;
 const DIGIT_9 = 57;

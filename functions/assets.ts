@@ -41,6 +41,11 @@ export async function readAsset(env: Env, path: string): Promise<string | null> 
   return response.text();
 }
 
+/** The asset's own response (status, ETag, streamed body), for a document passed on as it is. */
+export function fetchAsset(env: Env, path: string, headers: Record<string, string> = {}): Promise<Response> {
+  return env.ASSETS.fetch(new Request(`${ASSET_ORIGIN}${path}`, { headers }));
+}
+
 export async function readJsonAsset<T>(env: Env, path: string): Promise<T | null> {
   const text = await readAsset(env, path);
   return text === null ? null : (JSON.parse(text) as T);

@@ -14,6 +14,7 @@ import { manifestOf } from "./assets.ts";
 import { authenticate, authorise } from "./authenticate.ts";
 import { answerIdParse, readJsonBody } from "./compute.ts";
 import { corsHeaders, isPreflight, preflightResponse } from "./cors.ts";
+import { servePublicDocument } from "./documents.ts";
 import type { Env } from "./env.ts";
 import { ApiError } from "./errors.ts";
 import { JSON_CONTENT_TYPE, responseForThrown } from "./respond.ts";
@@ -31,7 +32,7 @@ async function handle(request: Request, env: Env): Promise<Response> {
   if (isPreflight(request)) return preflightResponse(request, env);
   const url = new URL(request.url);
   const match = matchRoute(request.method, url.pathname);
-  if (match.kind === "route" && match.route.access === "public") return servePublic(match.route, env);
+  if (match.kind === "route" && match.route.access === "public") return servePublic(match.route, request, env);
 
   const principal = await authenticate(request, env);
   const route = routeOf(match, request, url);
@@ -75,7 +76,9 @@ async function respondWithDocument(request: Request, body: string, manifest: Man
   return new Response(request.method === "HEAD" ? null : body, { status: 200, headers });
 }
 
-async function servePublic(route: Route, env: Env): Promise<Response> {
+async function servePublic(route: Route, request: Request, env: Env): Promise<Response> {
+  // The OpenAPI document and the reference page (functions/documents.ts).
+  if (route.target.kind === "public-document" || route.target.kind === "redirect") return servePublicDocument(route.target, request, env);
   if (route.target.kind !== "prospectus-document") throw new ApiError("not_found", "No such document");
   const location = await prospectusDocumentUrl(env, route.target.path);
   if (location === null) throw new ApiError("not_found", `No prospectus at ${route.target.path}`);

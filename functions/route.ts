@@ -2,6 +2,7 @@
 // strict pattern before they are used to build a file path, so nothing a client sends (`..`, encoded
 // slashes, internal file names) can reach a file that is not a public document.
 import { ENDPOINT_SCOPES, type RequiredScope } from "../domain/scopes.ts";
+import { DOCS_PATH, PUBLIC_DOCUMENTS, type PublicDocument } from "../lib/public-documents.ts";
 import { PATTERN } from "../schema/vocabulary.ts";
 
 export type Target =
@@ -11,7 +12,9 @@ export type Target =
   | { kind: "requirements"; id: string }
   | { kind: "aps" }
   | { kind: "id-parse" }
-  | { kind: "prospectus-document"; path: string };
+  | { kind: "prospectus-document"; path: string }
+  | { kind: "public-document"; document: PublicDocument }
+  | { kind: "redirect"; location: string };
 
 /** "public": no token needed (documents a browser opens from a link, which cannot carry a bearer token). */
 export type Access = RequiredScope | "public";
@@ -47,7 +50,7 @@ function collection(resource: string, key: string, access: RequiredScope): Defin
   ];
 }
 
-const ROUTES: Definition[] = [
+export const ROUTES: Definition[] = [
   ...collection("universities", SLUG, ENDPOINT_SCOPES.universities),
   ...collection("qualifications", UUID, ENDPOINT_SCOPES.qualifications),
   {
@@ -80,7 +83,17 @@ const ROUTES: Definition[] = [
     access: "public",
     target: (m) => ({ kind: "prospectus-document", path: m[1] ?? "" }),
   },
+  ...publicDocumentRoutes(),
 ];
+
+/** The public documents (lib/public-documents.ts), each at its exact path, and `/`, which leads to the reference page. */
+function publicDocumentRoutes(): Definition[] {
+  const exact = (path: string) => new RegExp(`^${path.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}$`);
+  return [
+    ...PUBLIC_DOCUMENTS.map((document): Definition => ({ pattern: exact(document.path), methods: READ, access: "public", target: () => ({ kind: "public-document", document }) })),
+    { pattern: /^\/$/, methods: READ, access: "public", target: () => ({ kind: "redirect", location: DOCS_PATH }) },
+  ];
+}
 
 export function matchRoute(method: string, pathname: string): RouteMatch {
   // Patterns are anchored and never overlap for one method, so the first match with the method wins.

@@ -4,6 +4,7 @@
 import { bucketOf } from "../lib/buckets.ts";
 import { paths, type Manifest, type ResourceManifest } from "../lib/layout.ts";
 import { chunksForPage, type PageRequest } from "../lib/pagination.ts";
+import { servedProspectus } from "../lib/prospectuses.ts";
 import { readAsset, readJsonAsset } from "./assets.ts";
 import type { Env } from "./env.ts";
 import { ApiError } from "./errors.ts";
@@ -20,9 +21,7 @@ function resourceOf(manifest: Manifest, name: string): ResourceManifest {
 /** Prospectus records carry a document path; the URL depends on the deployment's asset base. */
 function finishRecord(resource: string, record: unknown, assetBase: () => string): unknown {
   if (resource !== "prospectuses") return record;
-  // Everything the build stored passes through; only the document path becomes a URL (placed before provenance).
-  const { document_path, source_url, verified_on, ...fields } = record as { document_path: string } & Record<string, unknown>;
-  return { ...fields, url: `${assetBase()}${document_path}`, source_url, verified_on };
+  return servedProspectus(record as { document_path: string } & Record<string, unknown>, assetBase());
 }
 
 async function listPage(env: Env, url: URL, manifest: Manifest, resourceName: string, request: PageRequest): Promise<string> {

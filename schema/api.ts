@@ -2,7 +2,7 @@
 // documents. The build checks every emitted record against these, the tests check the served JSON
 // against them, and their TypeScript types are what the build's record mappers return.
 import { z } from "zod";
-import { ERROR_CODES } from "./errors.ts";
+import { ERROR_CODES, type ErrorCode } from "./errors.ts";
 import { WITNESS_KINDS } from "../domain/evidence.ts";
 import { REQUIREMENT_RULES } from "../domain/requirements.ts";
 import { CONFIDENCE_LEVELS, ISO_DATE, OPAQUE_ID, QUALIFICATION_TYPES, SCHOOL_PHASES, SCHOOL_SECTORS, UNIVERSITY_TYPES, UUID } from "./vocabulary.ts";
@@ -201,17 +201,39 @@ export const Province = z.object({
   code: z.string(),
 });
 
+const ErrorDetail = z.object({
+  path: z.string().describe("Where the problem is: a query parameter, or a path into the request body such as `marks[2].percentage`."),
+  message: z.string(),
+});
+
 export const ErrorBody = z.object({
   error: z.object({
     status: z.number().int(),
     code: z.enum(ERROR_CODES),
     message: z.string(),
-    details: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
+    details: z.array(ErrorDetail).optional(),
   }),
 });
 
+/** The error body of one HTTP status, its code limited to `codes` (the OpenAPI document has one per status and operation). */
+export function errorBodyWith(status: number, codes: readonly [ErrorCode, ...ErrorCode[]]) {
+  return z.object({
+    error: z.object({
+      status: z.literal(status),
+      code: z.enum(codes).describe("Stable, machine-readable: branch on this, not on `message`."),
+      message: z.string().describe("For people; the wording may change."),
+      details: z.array(ErrorDetail).optional().describe("Field problems, one per parameter or body field."),
+    }),
+  });
+}
+
 export const PageMeta = z.object({ total: z.number().int().min(0), page: z.number().int().min(1), per_page: z.number().int().min(1) });
 export const TotalMeta = z.object({ total: z.number().int().min(0) });
+
+/** The envelopes (README: Envelope): a page of a paginated list, a whole list, one record or computation. */
+export const pageOf = <T extends z.ZodType>(item: T) => z.object({ data: z.array(item), meta: PageMeta });
+export const listOf = <T extends z.ZodType>(item: T) => z.object({ data: z.array(item), meta: TotalMeta });
+export const recordOf = <T extends z.ZodType>(record: T) => z.object({ data: record });
 
 export type UniversityListItem = z.infer<typeof UniversityListItem>;
 export type University = z.infer<typeof University>;

@@ -39,6 +39,29 @@ export type ApsResponse =
   | { status: 200; data: ApsResult }
   | { status: 422; code: typeof APS_ERROR_CODE; message: string; details: ApsErrorDetail[] };
 
+/**
+ * The request body, for the OpenAPI document. The checks below (answerApsRequest) say the same field by
+ * field with a message per problem, and also check what a schema cannot: that the university and the
+ * subjects exist, and that no subject is given twice.
+ */
+export const ApsRequestSchema = z.object({
+  university_slug: z
+    .string()
+    .max(MAX_SLUG_LENGTH)
+    .regex(SLUG)
+    .describe("The slug of a university (GET /v1/data/universities); its own APS scheme scores the marks."),
+  marks: z
+    .array(
+      z.object({
+        subject_slug: z.string().describe("A subject slug from GET /v1/data/subjects; each subject at most once."),
+        percentage: z.number().min(0).max(100).describe("The final NSC percentage, 0 to 100 (fractions allowed)."),
+      }),
+    )
+    .min(1)
+    .max(MAX_MARKS)
+    .describe(`One entry per subject result, 1 to ${MAX_MARKS}.`),
+});
+
 /** The 200 data, for response checks in tests and the OpenAPI document. */
 export const ApsResultSchema = z.object({
   aps_score: z.number().int(),

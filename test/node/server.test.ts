@@ -1,34 +1,20 @@
 // The real local server, as a client sees it: wrangler starts the Worker on workerd with the test data
 // set, and the test talks HTTP to it on 127.0.0.1.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { unstable_startWorker } from "wrangler";
-import { newSigningKey, publicJwk } from "../../lib/signing-keys.ts";
-import { signToken } from "../../lib/tokens.ts";
-import { prepareTestDataset, ROOT } from "../support/dataset.ts";
-import { WRANGLER_OFFLINE_ENV } from "../../lib/wrangler-env.ts";
-import path from "node:path";
+import { startLocalServer, type LocalServer } from "../support/local-server.ts";
 
-Object.assign(process.env, WRANGLER_OFFLINE_ENV);
-
-let worker: Awaited<ReturnType<typeof unstable_startWorker>>;
+let server: LocalServer;
 let base: string;
 let token: string;
 
 beforeAll(async () => {
-  await prepareTestDataset();
-  const key = await newSigningKey("server-test");
-  worker = await unstable_startWorker({
-    config: path.join(ROOT, "test/worker/wrangler.jsonc"),
-    bindings: { TOKEN_JWKS: { type: "plain_text", value: JSON.stringify({ keys: [publicJwk(key)] }) } },
-    dev: { server: { hostname: "127.0.0.1", port: 0 }, inspector: false, watch: false, logLevel: "error" },
-  });
-  const url = await worker.url;
-  base = url.origin;
-  token = await signToken({ scopes: ["universities:read", "id_parser:use", "prospectuses:read", "aps_calculator:use"], env: "test", expiresInSeconds: 600, sub: "server-test" }, key);
+  server = await startLocalServer("server-test");
+  base = server.base;
+  token = await server.token(["universities:read", "id_parser:use", "prospectuses:read", "aps_calculator:use"]);
 });
 
 afterAll(async () => {
-  await worker?.dispose();
+  await server?.stop();
 });
 
 describe("the local server over HTTP", () => {

@@ -4,9 +4,13 @@ import { describe, expect, it } from "vitest";
 import worker from "../../functions/index.ts";
 import type { Env } from "../../functions/env.ts";
 import { ErrorBody } from "../../schema/api.ts";
-import { BASE, call, json, token } from "./support.ts";
+import { BASE, call, checkedAgainstDocument, json, token } from "./support.ts";
 
 const realEnv = env as unknown as Env;
+
+/** The Worker with another environment; its answer is checked against the OpenAPI document like every other. */
+const fetchWith = (request: Request, testEnv: Env) =>
+  worker.fetch(request, testEnv).then((response) => checkedAgainstDocument({ method: request.method, url: request.url }, response));
 
 /** An ASSETS binding that answers through the real one, except that the reads `hang` picks never finish. */
 function assetsThatHang(hang: (path: string, nth: number) => boolean): { binding: Fetcher; reads: string[] } {
@@ -33,7 +37,7 @@ describe("caches across requests hold plain values, never another request's I/O"
     const { binding, reads } = assetsThatHang((path, nth) => path === "/manifest.json" && nth === 1);
     const testEnv = { ...realEnv, ASSETS: binding };
     const authorization = `Bearer ${await token()}`;
-    const request = (path: string) => worker.fetch(new Request(`${BASE}${path}`, { headers: { authorization } }), testEnv);
+    const request = (path: string) => fetchWith(new Request(`${BASE}${path}`, { headers: { authorization } }), testEnv);
     const first = request("/v1/data/universities?per_page=3");
     await new Promise((resolve) => setTimeout(resolve, 10));
     const following = await withTimeout(Promise.all(["/v1/data/provinces", "/v1/data/universities?page=2&per_page=5", "/v1/data/subjects"].map(request)), 5_000);
@@ -59,7 +63,7 @@ describe("caches across requests hold plain values, never another request's I/O"
         offset += 11_000; // past the manifest's 10 s lifetime: every round starts with a re-read
         const responses = await Promise.all(
           Array.from({ length: 24 }, (_, i) =>
-            worker.fetch(new Request(`${BASE}/v1/data/universities?page=${(i % 5) + 1}&per_page=5`, { headers: { authorization } }), testEnv),
+            fetchWith(new Request(`${BASE}/v1/data/universities?page=${(i % 5) + 1}&per_page=5`, { headers: { authorization } }), testEnv),
           ),
         );
         for (const [i, response] of responses.entries()) {
@@ -101,7 +105,7 @@ describe("tokens issued in the future or valid for too long", () => {
 
   it("takes the maximum lifetime from TOKEN_MAX_LIFETIME_DAYS", async () => {
     const request = async (days: number) =>
-      worker.fetch(
+      fetchWith(
         new Request(`${BASE}/v1/data/provinces`, { headers: { authorization: `Bearer ${await token({ expiresIn: days * 86_400 })}` } }),
         { ...realEnv, TOKEN_MAX_LIFETIME_DAYS: "30" },
       );
@@ -112,7 +116,7 @@ describe("tokens issued in the future or valid for too long", () => {
 
 describe("URLs given to clients are never built from the Host header in a deployment", () => {
   const prospectuses = async (origin: string, assetUrl: string) =>
-    worker.fetch(
+    fetchWith(
       new Request(`${origin}/v1/data/prospectuses?per_page=2`, { headers: { authorization: `Bearer ${await token()}` } }),
       { ...realEnv, ASSET_URL: assetUrl },
     );

@@ -1,6 +1,9 @@
 // Helpers for the workerd tests: mint tokens with the test keys, and call the real Worker.
 import { env, exports } from "cloudflare:workers";
 import { importJWK, SignJWT, type JWK } from "jose";
+import { expect } from "vitest";
+import { OPENAPI_PATH } from "../../lib/public-documents.ts";
+import { Contract, type OpenApiDocument } from "../support/contract.ts";
 import { SCOPES } from "../../domain/scopes.ts";
 
 type TestEnv = { TEST_SIGNING_KEYS: string };
@@ -34,15 +37,40 @@ export async function token(options: TokenOptions = {}): Promise<string> {
   return new SignJWT(claims).setProtectedHeader({ alg: "EdDSA", kid: key.kid }).sign(await importJWK(key, "EdDSA"));
 }
 
+const worker = () => (exports as unknown as { default: Fetcher }).default;
+
 export async function call(
   path: string,
   init: { token?: string | null; method?: string; headers?: Record<string, string>; body?: string } = {},
 ): Promise<Response> {
   const headers: Record<string, string> = { ...init.headers };
   if (init.token !== null) headers.authorization = `Bearer ${init.token ?? (await token())}`;
-  const worker = (exports as unknown as { default: Fetcher }).default;
+  const method = init.method ?? "GET";
   // Redirects are the client's to follow: followed here, they would come back into this Worker.
-  return worker.fetch(`${BASE}${path}`, { method: init.method ?? "GET", headers, body: init.body, redirect: "manual" });
+  const response = await worker().fetch(`${BASE}${path}`, { method, headers, body: init.body, redirect: "manual" });
+  return checkedAgainstDocument({ method, url: `${BASE}${path}` }, response);
+}
+
+// The OpenAPI document the Worker serves, read once (a plain value, never a promise tied to a request).
+let contract: Contract | null = null;
+
+async function contractOf(): Promise<Contract> {
+  if (contract === null) {
+    const response = await worker().fetch(`${BASE}${OPENAPI_PATH}`);
+    contract = new Contract((await response.json()) as OpenApiDocument);
+  }
+  return contract;
+}
+
+/**
+ * Every answer in this suite goes through here: its body must match the schema the served OpenAPI document
+ * gives for its operation and status (test/support/contract.ts), so the document cannot drift from what is served.
+ */
+export async function checkedAgainstDocument(request: { method: string; url: string }, response: Response): Promise<Response> {
+  const body = await response.clone().text();
+  const problems = (await contractOf()).check(request, { status: response.status, contentType: response.headers.get("content-type"), body });
+  expect(problems, "the answer matches the OpenAPI document").toEqual([]);
+  return response;
 }
 
 export async function json(response: Response): Promise<any> {

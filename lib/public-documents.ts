@@ -1,0 +1,32 @@
+// The documents anyone may read without a token: the OpenAPI document and the reference page with its
+// assets. The build writes each `file` into dist/ (build/public-documents.ts); the Worker answers each
+// `path` with that file (functions/documents.ts). Exact paths only, so no request can name another file.
+
+export type PublicDocument = {
+  /** The URL path clients ask for. */
+  path: string;
+  /** Where the build writes it in dist/. */
+  file: string;
+  contentType: string;
+};
+
+export const OPENAPI_PATH = "/v1/openapi.json";
+export const DOCS_PATH = "/docs";
+
+/** Files of the reference page's renderer (swagger-ui-dist), copied from node_modules at build time. */
+export const RENDERER_FILES = ["swagger-ui-bundle.js", "swagger-ui.css", "swagger-ui-bundle.js.LICENSE.txt", "LICENSE", "NOTICE"] as const;
+
+const TEXT = "text/plain; charset=utf-8";
+const typeOf = (name: string) =>
+  name.endsWith(".js") ? "text/javascript; charset=utf-8" : name.endsWith(".css") ? "text/css; charset=utf-8" : TEXT;
+
+export const PUBLIC_DOCUMENTS: readonly PublicDocument[] = [
+  { path: OPENAPI_PATH, file: OPENAPI_PATH, contentType: "application/json; charset=utf-8" },
+  { path: DOCS_PATH, file: "/docs/index.html", contentType: "text/html; charset=utf-8" },
+  { path: "/docs/docs.js", file: "/docs/docs.js", contentType: typeOf("docs.js") },
+  ...RENDERER_FILES.map((name) => ({ path: `/docs/${name}`, file: `/docs/${name}`, contentType: typeOf(name) })),
+];
+
+/** The reference page may load only its own files and call only this origin (the renderer's "Try it out"). */
+export const DOCS_CONTENT_SECURITY_POLICY =
+  "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";

@@ -1,0 +1,277 @@
+// The OpenAPI 3.1 document, generated from the operation table (schema/operations.ts) and the zod schemas
+// at every build, never written by hand. zod 4 emits JSON Schema 2020-12, on which OpenAPI 3.1's default
+// schema dialect is built, so record schemas go into components/schemas as zod writes them, with three clean-ups: no
+// `$schema`/`$id` per schema, no integer bounds that only say "a safe integer", and no
+// `additionalProperties: false` (records may gain fields; README: Additive fields).
+// Pure: the build calls it with examples read from the emitted files; the client's type generator calls it
+// without examples, so the client's types depend on the schemas only.
+import { z } from "zod";
+import { ENDPOINT_SCOPES } from "../domain/scopes.ts";
+import { OPENAPI_PATH, DOCS_PATH } from "../lib/public-documents.ts";
+import { errorBodyWith } from "./api.ts";
+import { codesWithStatus, ERROR_STATUS, type ErrorCode } from "./errors.ts";
+import { AUTH_ERROR_STATUSES, NAMED_SCHEMAS, OPERATIONS, type Example, type ExampleSource, type Operation } from "./operations.ts";
+
+type Json = Record<string, unknown>;
+
+export const OPENAPI_VERSION = "3.1.1";
+const SECURITY_SCHEME = "bearer";
+
+const STATUS_TEXT: Record<number, string> = {
+  400: "Bad request",
+  401: "No valid token",
+  403: "Not allowed",
+  404: "Not found",
+  413: "Body too large",
+  415: "Not JSON",
+  422: "Invalid request body",
+  429: "Too many requests",
+  500: "Server error",
+};
+
+const ERROR_HEADERS: Record<number, Json> = {
+  401: { "WWW-Authenticate": { $ref: "#/components/headers/WWWAuthenticate" } },
+  403: { "WWW-Authenticate": { $ref: "#/components/headers/WWWAuthenticate" } },
+};
+
+const HEADERS: Json = {
+  ETag: {
+    description: "A strong validator of this body: send it back in `If-None-Match` and an unchanged answer is a `304` with no body.",
+    schema: { type: "string" },
+  },
+  CacheControl: { description: "How long the answer may be reused (`private, max-age=300` by default; errors and POST answers: `no-store`).", schema: { type: "string" } },
+  XDataVersion: { description: "The data build that served the answer (changes when any published data changes).", schema: { type: "string" } },
+  WWWAuthenticate: {
+    description: 'RFC 6750: `Bearer realm="sa-edu-data-api", error="invalid_token", error_description="…"`; on 403 `error="insufficient_scope", scope="<needed>"`.',
+    schema: { type: "string" },
+  },
+};
+
+const pascal = (code: string) => code.replace(/(^|_)([a-z])/g, (_, __, c: string) => c.toUpperCase());
+const kebab = (text: string) => text.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "");
+
+/** `Error401` for a status with all of its codes; `Error422InvalidApsRequest` for some of them. */
+function errorSchemaName(status: number, codes: ErrorCode[]): string {
+  return codes.length === codesWithStatus(status).length ? `Error${status}` : `Error${status}${codes.map(pascal).join("")}`;
+}
+
+/** The error codes an operation can answer, by status. */
+export function errorCodesByStatus(operation: Operation): Map<number, ErrorCode[]> {
+  const byStatus = new Map<number, Set<ErrorCode>>();
+  const add = (code: ErrorCode) => {
+    const status = ERROR_STATUS[code];
+    byStatus.set(status, (byStatus.get(status) ?? new Set()).add(code));
+  };
+  for (const status of AUTH_ERROR_STATUSES) codesWithStatus(status).forEach(add);
+  operation.errors.forEach(add);
+  return new Map([...byStatus].sort(([a], [b]) => a - b).map(([status, codes]) => [status, [...codes].sort()]));
+}
+
+const SAFE = Number.MAX_SAFE_INTEGER;
+
+/** zod's JSON Schema, cleaned for a component or parameter (see the top of this file). */
+function clean(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(clean);
+  if (value === null || typeof value !== "object") return value;
+  const out: Json = {};
+  for (const [key, child] of Object.entries(value)) {
+    if (key === "$schema" || key === "$id") continue;
+    if (key === "additionalProperties" && child === false) continue;
+    if ((key === "minimum" && child === -SAFE) || (key === "maximum" && child === SAFE)) continue;
+    out[key] = clean(child);
+  }
+  return out;
+}
+
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+
+/** components/schemas: the named records, and every operation's bodies and error bodies under their names. */
+class Components {
+  readonly registry = z.registry<{ id: string }>();
+  private readonly names = new Map<string, z.ZodType>();
+
+  constructor() {
+    for (const [name, schema] of Object.entries(NAMED_SCHEMAS)) this.add(name, schema);
+  }
+
+  add(name: string, schema: z.ZodType): Json {
+    const known = this.names.get(name);
+    if (known && known !== schema) throw new Error(`two different schemas are named ${name} in the OpenAPI document`);
+    if (!known) {
+      this.names.set(name, schema);
+      this.registry.add(schema, { id: name });
+    }
+    return ref(name);
+  }
+
+  error(status: number, codes: ErrorCode[]): Json {
+    const name = errorSchemaName(status, codes);
+    const known = this.names.get(name);
+    return known ? ref(name) : this.add(name, errorBodyWith(status, codes as [ErrorCode, ...ErrorCode[]]));
+  }
+
+  schemas(): Json {
+    const { schemas } = z.toJSONSchema(this.registry, { uri: (id) => `#/components/schemas/${id}`, unrepresentable: "throw" });
+    return Object.fromEntries(Object.keys(schemas).sort().map((name) => [name, clean(schemas[name])]));
+  }
+}
+
+/** One OpenAPI parameter per field of a zod object; the field's description becomes the parameter's. */
+function parameters(where: "path" | "query", shape: z.ZodObject | undefined, example: Record<string, unknown> | undefined): Json[] {
+  if (!shape) return [];
+  const schema = clean(z.toJSONSchema(shape, { io: "input", unrepresentable: "throw" })) as { properties?: Record<string, Json>; required?: string[] };
+  return Object.entries(schema.properties ?? {}).map(([name, property]) => {
+    const { description, ...rest } = property;
+    return {
+      name,
+      in: where,
+      required: where === "path" || (schema.required ?? []).includes(name),
+      ...(description ? { description } : {}),
+      schema: rest,
+      ...(example?.[name] !== undefined ? { example: example[name] } : {}),
+    };
+  });
+}
+
+function requestLine(operation: Operation, example: Example): string {
+  const path = operation.path.replace(/\{(\w+)\}/g, (_, name: string) => example.path?.[name] ?? `{${name}}`);
+  const query = new URLSearchParams(Object.entries(example.query ?? {}).map(([k, v]) => [k, String(v)])).toString();
+  return `${operation.method.toUpperCase()} ${path}${query ? `?${query}` : ""}${example.body !== undefined ? ` with the request body of the same name` : ""}`;
+}
+
+function scopeText(operation: Operation): string {
+  return operation.scope === null ? "**Token:** any valid token (no particular scope)." : `**Scope:** \`${operation.scope}\`.`;
+}
+
+async function operationObject(operation: Operation, components: Components, source: ExampleSource | undefined): Promise<Json> {
+  const examples = source ? await operation.examples(source) : [];
+  const first = examples[0];
+  const named = (value: (e: Example) => Json) => Object.fromEntries(examples.map((e) => [kebab(e.summary), { summary: e.summary, ...value(e) }]));
+  const withExamples = (media: Json, value: (e: Example) => Json) => (examples.length > 0 ? { ...media, examples: named(value) } : media);
+
+  const responses: Json = {
+    200: {
+      description: operation.response.description,
+      headers:
+        operation.method === "get"
+          ? { ETag: { $ref: "#/components/headers/ETag" }, "Cache-Control": { $ref: "#/components/headers/CacheControl" }, "X-Data-Version": { $ref: "#/components/headers/XDataVersion" } }
+          : { "Cache-Control": { $ref: "#/components/headers/CacheControl" } },
+      content: {
+        "application/json": withExamples({ schema: components.add(operation.response.name, operation.response.schema) }, (e) => ({
+          description: `The answer to ${requestLine(operation, e)}.`,
+          value: e.response,
+        })),
+      },
+    },
+  };
+  if (operation.method === "get") responses[304] = { $ref: "#/components/responses/NotModified" };
+  for (const [status, codes] of errorCodesByStatus(operation)) {
+    responses[status] = {
+      description: `${STATUS_TEXT[status] ?? "Error"}: ${codes.map((c) => `\`${c}\``).join(", ")}.`,
+      ...(ERROR_HEADERS[status] ? { headers: ERROR_HEADERS[status] } : {}),
+      content: { "application/json": { schema: components.error(status, codes) } },
+    };
+  }
+
+  const parameterList = [...parameters("path", operation.pathParameters, first?.path), ...parameters("query", operation.query, first?.query)];
+  return {
+    operationId: operation.operationId,
+    summary: operation.summary,
+    description: `${operation.description}\n\n${scopeText(operation)}`,
+    tags: [operation.tag.name],
+    security: [{ [SECURITY_SCHEME]: operation.scope === null ? [] : [operation.scope] }],
+    "x-required-scope": operation.scope,
+    ...(parameterList.length > 0 ? { parameters: parameterList } : {}),
+    ...(operation.body
+      ? {
+          requestBody: {
+            required: true,
+            content: { "application/json": withExamples({ schema: components.add(operation.body.name, operation.body.schema) }, (e) => ({ value: e.body })) },
+          },
+        }
+      : {}),
+    responses,
+  };
+}
+
+function scopesText(operations: Operation[]): string {
+  const scopes = [...new Set(Object.values(ENDPOINT_SCOPES).filter((s): s is NonNullable<typeof s> => s !== null))];
+  const lines = scopes.map((scope) => {
+    const ops = operations.filter((o) => o.scope === scope).map((o) => o.summary);
+    return `- \`${scope}\`: ${ops.join("; ")}`;
+  });
+  return lines.join("\n");
+}
+
+function description(operations: Operation[]): string {
+  return `Reference data and computations for South African higher-education applications: the public universities with their application cycles and fees, qualifications with their subject requirements, NSC subjects, high schools, bursaries, postal codes, prospectuses and provinces; an Admission Point Score (APS) calculator that scores on each university's own scheme; and a South African ID number parser.
+
+## Getting a token
+
+Every operation needs an \`Authorization: Bearer <token>\` header. Tokens are signed JWTs issued by the operators of this API: ask them for one that carries the scopes you need (each operation below names its scope). Each token belongs to one environment (\`test\` or \`live\`) and has an expiry date.
+
+Running the API yourself (see the repository's README): \`npm start\` serves it on http://127.0.0.1:8787, and \`npm run token -- --scopes universities:read,qualifications:read\` prints a local test token.
+
+On this page: choose **Authorize**, paste the token, then **Try it out** on any operation.
+
+## Responses
+
+- Every body is JSON: \`{"data": …}\`, and lists add \`"meta"\`: \`{total, page, per_page}\` on paginated lists (\`page\` from 1, \`per_page\` 1 to 100, default 20), \`{total}\` on whole lists.
+- Errors: \`{"error": {"status", "code", "message", "details"?}}\`. Branch on \`code\`; \`details\` lists field problems as \`{path, message}\`. Without a valid token every path answers 401, known or not.
+- Empty values are \`null\`, never left out. Records may gain fields in later versions (never lose or rename them): ignore fields you do not know.
+- GET answers carry a strong \`ETag\` (send it back in \`If-None-Match\` for a \`304\`), \`Cache-Control\` and \`X-Data-Version\`.
+
+## Scopes
+
+${scopesText(operations)}
+
+This document is served without a token at \`${OPENAPI_PATH}\` (OpenAPI 3.1, generated from the API's schemas at every build), and shown for people at \`${DOCS_PATH}\`.`;
+}
+
+/** The whole document. Without `examples`, it holds no data: what the client's types are generated from. */
+export async function openApiDocument(options: { examples?: ExampleSource; operations?: Operation[] } = {}): Promise<Json> {
+  const operations = options.operations ?? OPERATIONS;
+  for (const key of ["operationId", "summary"] as const) {
+    const seen = new Set<string>();
+    for (const o of operations) {
+      if (seen.has(o[key])) throw new Error(`two operations have the ${key} ${JSON.stringify(o[key])}`);
+      seen.add(o[key]);
+    }
+  }
+  const components = new Components();
+  const paths: Record<string, Json> = {};
+  for (const operation of operations) {
+    paths[operation.path] = { ...paths[operation.path], [operation.method]: await operationObject(operation, components, options.examples) };
+  }
+  const tags = [...new Map(operations.map((o) => [o.tag.name, o.tag])).values()];
+  return {
+    openapi: OPENAPI_VERSION,
+    info: {
+      title: "South African higher-education data API",
+      version: "v1",
+      description: description(operations),
+    },
+    servers: [{ url: "/", description: "The server this document was served by" }],
+    security: [{ [SECURITY_SCHEME]: [] }],
+    tags,
+    paths,
+    components: {
+      schemas: components.schemas(),
+      responses: {
+        NotModified: {
+          description: "Not modified: `If-None-Match` named this answer's ETag. No body.",
+          headers: { ETag: { $ref: "#/components/headers/ETag" }, "X-Data-Version": { $ref: "#/components/headers/XDataVersion" } },
+        },
+      },
+      headers: HEADERS,
+      securitySchemes: {
+        [SECURITY_SCHEME]: {
+          type: "http",
+          scheme: "bearer",
+          bearerFormat: "JWT",
+          description: "A JWT issued by the API's operators (see Getting a token). Its `scope` claim lists the scopes it grants; each operation names the one it needs.",
+        },
+      },
+    },
+  };
+}

@@ -1,0 +1,121 @@
+// The reference page in a real browser: the local server runs, headless Chromium (Debian's `chromium`,
+// driven by playwright-core) opens /docs, and the page must show every operation's title, say how to get a
+// token, show an operation's request and response, send a real request with the reader's token, log no
+// console error, and make no request that fails or leaves this origin. Screenshots go to .screenshots/ (git-ignored) for a person to look at.
+// Without a Chromium executable (CHROMIUM_PATH, or /usr/bin/chromium) the test is skipped, saying so; CI
+// installs Debian's package (.ci/run).
+import { existsSync } from "node:fs";
+import { mkdir, mkdtemp, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { chromium, type BrowserContext, type Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ROOT } from "../support/dataset.ts";
+import { startLocalServer, type LocalServer } from "../support/local-server.ts";
+
+const CANDIDATES = [process.env.CHROMIUM_PATH, "/usr/bin/chromium", "/usr/bin/chromium-browser"].filter((p): p is string => Boolean(p));
+const executablePath = CANDIDATES.find((p) => existsSync(p));
+if (!executablePath) {
+  console.warn(
+    `\n  SKIPPED the browser test of /docs: no Chromium executable at ${CANDIDATES.join(" or ")}.` +
+      `\n  Install Debian's package (apt-get install -y --no-install-recommends chromium) or set CHROMIUM_PATH.\n`,
+  );
+}
+
+export const SCREENSHOTS = path.join(ROOT, ".screenshots");
+
+// Without the background-networking switches Chromium calls Google's services, which this machine's
+// closed network refuses (and a real user's browser has no business doing from a test either).
+const FLAGS = [
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
+
+describe.skipIf(!executablePath)("/docs in headless Chromium", () => {
+  let server: LocalServer;
+  let profile: string;
+  let context: BrowserContext;
+  let page: Page;
+  const problems: string[] = [];
+  const requested: string[] = [];
+
+  /** Nothing went wrong so far: no console error, no failed request, no request to another origin. */
+  function expectNoProblem() {
+    expect(problems).toEqual([]);
+    const origin = new URL(server.base).origin;
+    expect(requested.filter((url) => !url.startsWith(`${origin}/`) && !url.startsWith("data:") && !url.startsWith("blob:"))).toEqual([]);
+  }
+
+  beforeAll(async () => {
+    server = await startLocalServer("docs-browser-test");
+    profile = await mkdtemp(path.join(os.tmpdir(), "chromium-profile-"));
+    context = await chromium.launchPersistentContext(profile, { executablePath, headless: true, args: FLAGS, viewport: { width: 1280, height: 900 } });
+    page = context.pages()[0] ?? (await context.newPage());
+    page.on("console", (message) => {
+      if (message.type() === "error") problems.push(`console error: ${message.text()}`);
+    });
+    page.on("pageerror", (error) => problems.push(`page error: ${error.message}`));
+    page.on("request", (request) => requested.push(request.url()));
+    page.on("requestfailed", (request) => problems.push(`failed request: ${request.url()} (${request.failure()?.errorText})`));
+    page.on("response", (response) => {
+      if (response.status() >= 400) problems.push(`HTTP ${response.status()}: ${response.url()}`);
+    });
+    await mkdir(SCREENSHOTS, { recursive: true });
+  }, 120_000);
+
+  afterAll(async () => {
+    await context?.close();
+    await server?.stop();
+    if (profile) await rm(profile, { recursive: true, force: true });
+  });
+
+  it("renders every operation's title, says how to get a token, with no console error and no failed or foreign request", async () => {
+    const document = (await (await fetch(`${server.base}/v1/openapi.json`)).json()) as { paths: Record<string, Record<string, { summary: string }>> };
+    const summaries = Object.values(document.paths).flatMap((item) => Object.values(item).map((o) => o.summary));
+    await page.goto(`${server.base}/docs`, { waitUntil: "load" });
+    await page.locator(".opblock").nth(summaries.length - 1).waitFor({ timeout: 30_000 });
+    const shown = (await page.locator(".opblock-summary-description").allTextContents()).map((t) => t.trim());
+    expect(shown.sort()).toEqual([...summaries].sort());
+    for (const summary of summaries) await expect(page.getByText(summary, { exact: true }).first().isVisible(), summary).resolves.toBe(true);
+    await expect(page.getByRole("heading", { name: "Getting a token" }).isVisible()).resolves.toBe(true);
+    // Swagger UI shows what it cannot read in the document in boxes of this class.
+    expect(await page.locator(".errors-wrapper").allInnerTexts()).toEqual([]);
+    await page.screenshot({ path: path.join(SCREENSHOTS, "docs.png"), fullPage: true });
+    expectNoProblem();
+  });
+
+  it("shows an operation's request and its example response when opened", async () => {
+    const operation = page.locator(".opblock-post").filter({ hasText: "Calculate an APS" });
+    await operation.locator(".opblock-summary").click();
+    await operation.locator(".responses-wrapper").waitFor();
+    const text = await operation.innerText();
+    expect(text).toContain("Request body");
+    expect(text).toContain("university_slug");
+    expect(text).toContain("aps_score");
+    expect(text).toContain("insufficient_scope");
+    await operation.screenshot({ path: path.join(SCREENSHOTS, "docs-calculate-aps.png") });
+    expectNoProblem();
+  });
+
+  it("sends a real request with the reader's token (Authorize, Try it out) and shows the answer", async () => {
+    await page.locator(".auth-wrapper button.authorize").click();
+    await page.locator(".auth-container input").fill(await server.token(["provinces:read"]));
+    await page.locator(".auth-btn-wrapper button.authorize").click();
+    await page.locator(".auth-btn-wrapper button.btn-done").click();
+    const operation = page.locator(".opblock-get").filter({ hasText: "List provinces" });
+    await operation.locator(".opblock-summary").click();
+    await operation.locator("button.try-out__btn").click();
+    await operation.locator("button.execute").click();
+    const live = operation.locator(".live-responses-table");
+    await live.waitFor();
+    await expect(live.locator("tr.response .response-col_status").first().innerText()).resolves.toContain("200");
+    await expect(live.innerText()).resolves.toContain("Gauteng");
+    await operation.screenshot({ path: path.join(SCREENSHOTS, "docs-try-it-out.png") });
+    expectNoProblem();
+  });
+});
