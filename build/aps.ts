@@ -278,7 +278,7 @@ function checkAgainstCatalogue(valid: ValidTables<T>, schemes: Map<string, ApsSc
   for (const { at, row } of valid.qualifications) {
     const scheme = schemes.get(row.university_slug);
     if (!scheme) continue;
-    if (row.min_aps > scheme.maximum) {
+    if (row.min_aps !== null && row.min_aps > scheme.maximum) {
       problems.push({
         ...at,
         column: "min_aps",

@@ -140,23 +140,25 @@ function judge(q: ValidRow<QualificationRow>, evidence: Evidence[], subjectBySlu
     problems.push({ ...at, column: "intake_year", value: String(row.intake_year), expected: `${Math.max(...dated)}, the newest intake a witness of this qualification speaks for` });
   }
 
+  // "none": the witness states there is no APS minimum, published as min_aps null.
+  const published = row.min_aps === null ? "none" : String(row.min_aps);
   const apsStatements = evidence.flatMap((e) => (e.row.min_aps === null ? [] : [statementOf(e, e.row.min_aps, String(e.row.min_aps))]));
   const aps = decide(apsStatements);
   if (!aps) {
-    problems.push({ ...at, column: "min_aps", value: String(row.min_aps), expected: "a witness that states this min_aps (no evidence row gives one)" });
+    problems.push({ ...at, column: "min_aps", value: row.min_aps === null ? "" : published, expected: "a witness that states this min_aps, or states there is none (no evidence row gives one)" });
     return null;
   }
-  if (!aps.topKeys.includes(String(row.min_aps))) {
+  if (!aps.topKeys.includes(published)) {
     const top = aps.top[0] as Statement<number> & { evidence: Evidence };
     problems.push({
       ...at,
       column: "min_aps",
-      value: String(row.min_aps),
-      expected: `${aps.topKeys.join(" or ")}, what the top-ranked witness states (${top.witness}, ${top.kind}, intake ${top.intakeYear ?? "unstated"}, ${top.evidence.at.file}:${top.evidence.at.line})`,
+      value: row.min_aps === null ? "" : published,
+      expected: `${aps.topKeys.map((k) => (k === "none" ? "empty (the witness states there is no APS minimum)" : k)).join(" or ")}, what the top-ranked witness states (${top.witness}, ${top.kind}, intake ${top.intakeYear ?? "unstated"}, ${top.evidence.at.file}:${top.evidence.at.line})`,
     });
   }
-  conflicts.push(...conflictsOf(row, "min_aps", aps, String(row.min_aps)));
-  let confidence = confidenceOf(String(row.min_aps), apsStatements, row.intake_year);
+  conflicts.push(...conflictsOf(row, "min_aps", aps, published));
+  let confidence = confidenceOf(published, apsStatements, row.intake_year);
 
   const requirementStatements = evidence.flatMap((e) => {
     if (e.row.requirements === null) return [];
@@ -168,14 +170,14 @@ function judge(q: ValidRow<QualificationRow>, evidence: Evidence[], subjectBySlu
     return [statementOf(e, e.row.requirements, canonicalRequirements(e.row.requirements))];
   });
   const requirements = decide(requirementStatements);
-  let published: Pick<Judgement, "requirements" | "generalRequirements"> = { requirements: [], generalRequirements: [] };
+  let publishedRequirements: Pick<Judgement, "requirements" | "generalRequirements"> = { requirements: [], generalRequirements: [] };
   let requirementsStatement: string | null = null;
   if (requirements) {
     // Tied top witnesses: the fullest statement, then the witness id, so the choice is deterministic.
     const chosen = [...requirements.top].sort(
       (a, b) => b.value.length - a.value.length || (a.witness < b.witness ? -1 : a.witness > b.witness ? 1 : 0),
     )[0] as Statement<RequirementClause[]> & { evidence: Evidence };
-    published = publish(chosen.value, chosen.evidence.row, subjectBySlug);
+    publishedRequirements = publish(chosen.value, chosen.evidence.row, subjectBySlug);
     requirementsStatement = formatRequirements(chosen.value);
     conflicts.push(...conflictsOf(row, "requirements", requirements, chosen.key));
     confidence = weakest(confidence, confidenceOf(chosen.key, requirementStatements, row.intake_year));
@@ -184,7 +186,7 @@ function judge(q: ValidRow<QualificationRow>, evidence: Evidence[], subjectBySlu
   const sources = [...evidence]
     .sort((a, b) => compareRank(statementOf(b, null, ""), statementOf(a, null, "")) || (a.witness.id < b.witness.id ? -1 : 1))
     .map((e) => ({ witness: e.witness.id, title: e.witness.title, kind: e.witness.kind, url: e.row.source_url, intake_year: e.row.intake_year, verified_on: e.row.verified_on }));
-  return { ...published, requirementsStatement, confidence, sources };
+  return { ...publishedRequirements, requirementsStatement, confidence, sources };
 }
 
 export function judgeCatalogue(valid: ValidTables<Tables>, subjectBySlug: Map<string, SubjectRow>): CatalogueJudgement {

@@ -50,7 +50,9 @@ export const QualificationListItem = z.object({
   id: uuid,
   name: z.string(),
   nqf_level: z.number().int().min(5).max(8),
-  min_aps: z.number().int(),
+  /** null where the university publishes no APS minimum for it (admission on subject requirements, or on
+   * another score such as an index with the NBT). */
+  min_aps: z.number().int().nullable(),
   /** The APS scheme min_aps is on (GET /v1/data/aps-calculator scores with it) and that scheme's maximum. */
   aps_scheme: z.string(),
   aps_maximum: z.number().int(),
@@ -129,9 +131,11 @@ export const HighSchoolListItem = z.object({
   /** The pass rate of the latest year in nsc_results, and that year; null where the school has none. */
   nsc_pass_rate: z.number().min(0).max(100).nullable(),
   nsc_year: year.nullable(),
+  /** Only with `near`: the great-circle distance from that point, in km (3 decimals). */
+  distance_km: z.number().min(0).optional(),
 });
 
-export const HighSchool = HighSchoolListItem.extend({
+export const HighSchool = HighSchoolListItem.omit({ distance_km: true }).extend({
   district: z.string().nullable(),
   latitude: z.number().min(-35).max(-22).nullable(),
   longitude: z.number().min(16).max(33).nullable(),

@@ -15,6 +15,7 @@ import { ENDPOINT_SCOPES, type RequiredScope } from "../domain/scopes.ts";
 import { DEFAULT_PAGE, DEFAULT_PER_PAGE, MAX_PER_PAGE } from "../lib/pagination.ts";
 import { servedProspectus } from "../lib/prospectuses.ts";
 import * as api from "./api.ts";
+import { LIST_QUERY_PARAMETERS, listParameters, type ListResource } from "./query.ts";
 import type { ErrorCode } from "./errors.ts";
 import { MAX_SLUG_LENGTH, OPAQUE_ID, SLUG, UUID } from "./vocabulary.ts";
 
@@ -76,6 +77,7 @@ export const AUTH_ERROR_STATUSES = [401, 403, 429, 500] as const;
 export const NAMED_SCHEMAS: Record<string, z.ZodType> = {
   UniversityListItem: api.UniversityListItem,
   University: api.University,
+  QualificationListItem: api.QualificationListItem,
   Qualification: api.Qualification,
   QualificationRequirement: api.QualificationRequirement,
   Subject: api.Subject,
@@ -125,8 +127,17 @@ export const PAGINATION_QUERY = z.object({
  * reference page and in the client with no other edit. Add the filters' error codes (invalid_parameter,
  * unknown_parameter) to LIST_QUERY_ERRORS at the same time.
  */
-export const LIST_FILTERS: Partial<Record<string, z.ZodRawShape>> = {};
-export const LIST_QUERY_ERRORS: ErrorCode[] = ["invalid_pagination"];
+export const LIST_FILTERS: Partial<Record<string, z.ZodRawShape>> = Object.fromEntries(
+  Object.keys(LIST_QUERY_PARAMETERS).map((resource) => [
+    resource,
+    Object.fromEntries(
+      listParameters(resource as ListResource)
+        .filter(([name]) => name !== "page" && name !== "per_page")
+        .map(([name, parameter]) => [name, parameter.schema.optional().describe(parameter.description)]),
+    ),
+  ]),
+);
+export const LIST_QUERY_ERRORS: ErrorCode[] = ["invalid_pagination", "invalid_parameter", "unknown_parameter"];
 
 export function listQuery(resource: string): z.ZodObject {
   return PAGINATION_QUERY.extend(LIST_FILTERS[resource] ?? {});
@@ -185,7 +196,8 @@ function wholeList(spec: Omit<ListSpec, "served">): Operation {
     method: "get",
     path: `/v1/data/${resource}`,
     response: { name, schema: api.listOf(item), description: "The whole list, with its total." },
-    errors: [],
+    // It takes no parameters: any sent is a typo the client should hear about.
+    errors: ["unknown_parameter"],
     examples: (source) => [{ summary: "The whole list", response: source.wholeList(resource) }],
   };
 }
@@ -269,7 +281,7 @@ export const OPERATIONS: Operation[] = [
     description: "Undergraduate qualifications of every university, ordered by university slug, then name. `min_aps` is on the university's own APS scale.",
     tag: TAGS.qualifications,
     scope: ENDPOINT_SCOPES.qualifications,
-    item: api.Qualification,
+    item: api.QualificationListItem,
     name: "QualificationPage",
   }),
   detail({

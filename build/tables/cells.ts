@@ -78,6 +78,12 @@ export const trimmedUpper = () => cellOf("a code of 2 or 3 capital letters", (v)
 export const digits = (min: number, max = min) => cellOf(digitsText(min, max), asDigits(min, max));
 export const optionalDigits = (count: number) => optionalCellOf(digitsText(count, count), asDigits(count, count));
 
+/** What a witness says of a minimum APS: a number, "none" (it states there is no APS minimum), or nothing (empty). */
+export const apsStatement = () =>
+  cellOf<number | "none" | null>("an integer from 0 to 1000, none (the witness states there is no APS minimum), or an empty cell", (v) =>
+    v === "" ? null : v === "none" ? "none" : asInteger(0, 1000)(v),
+  );
+
 /** A witness's subject requirements in the compact form of domain/requirements.ts (empty: says nothing). */
 export const requirementStatement = () =>
   z.string().transform((raw, ctx): RequirementClause[] | null => {

@@ -108,7 +108,8 @@ export function sourceTables(today: string) {
       faculty: cell.optionalText(),
       qualification_type: cell.oneOf(QUALIFICATION_TYPES),
       nqf_level: cell.integer(5, 8),
-      min_aps: cell.integer(0, 1000),
+      // Empty: the university publishes no APS minimum for it (a witness must say so: `none` in its evidence).
+      min_aps: cell.optionalInteger(0, 1000),
       intake_year: cell.integer(2000, 2100),
       ...provenance,
     }),
@@ -141,7 +142,7 @@ export function sourceTables(today: string) {
       witness_id: cell.slug(),
       intake_year: cell.optionalInteger(2000, 2100),
       name_as_written: cell.text(),
-      min_aps: cell.optionalInteger(0, 1000),
+      min_aps: cell.apsStatement(),
       requirements: cell.requirementStatement(),
       ...provenance,
       note: cell.optionalText(),

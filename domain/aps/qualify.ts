@@ -91,7 +91,7 @@ export function explainQualification(
   ruleSubjects: Readonly<Record<string, readonly string[]>> = {},
 ): QualificationOutcome {
   const failures: QualificationFailure[] = [];
-  if (score < qualification.min_aps) failures.push({ kind: "min_aps", min_aps: qualification.min_aps, score });
+  if (qualification.min_aps !== null && score < qualification.min_aps) failures.push({ kind: "min_aps", min_aps: qualification.min_aps, score });
   const clauses = clausesOf(qualification, ruleSubjects);
   const candidates = clauses.map((clause) => [...new Set(clause.options.flatMap((o) => meeting(o, percentages)))].sort());
   const unmet = clauses.filter((_, i) => candidates[i]?.length === 0);

@@ -63,7 +63,8 @@ export type ApsGeneralRequirement = { rule: RequirementRule; min_percentage: num
 export type ApsQualification = {
   id: string;
   name: string;
-  min_aps: number;
+  /** null: no APS minimum is published; only the subject requirements are checked. */
+  min_aps: number | null;
   requirements: ApsRequirement[];
   general_requirements?: ApsGeneralRequirement[];
 };

@@ -83,7 +83,7 @@ const FIXTURE: ApsUniversityDocument = {
  * compulsory subject, an alternative group, a general rule) gets a subject of its own, tried by brute force.
  */
 function meets(q: ApsQualification, marks: readonly Mark[], score: number, ruleSubjects: Record<string, string[]> = {}): boolean {
-  if (score < q.min_aps) return false;
+  if (q.min_aps !== null && score < q.min_aps) return false;
   const p = (slug: string) => marks.find((m) => m.subject_slug === slug)?.percentage;
   type Option = { subjects: string[]; min: number };
   const clauses: Option[][] = [];

@@ -278,7 +278,7 @@ describe("high-schools: province, district, quintile, sector, phase, emis_number
     for (const s of body.data) {
       expect(s.distance_km).toBeGreaterThanOrEqual(previous);
       expect(s.distance_km).toBeLessThanOrEqual(5);
-      expect(Object.keys(s)).toEqual(["id", "emis_number", "name", "province", "quintile", "distance_km"]);
+      expect(Object.keys(s)).toEqual(["id", "emis_number", "name", "province", "quintile", "nsc_pass_rate", "nsc_year", "distance_km"]);
       previous = s.distance_km;
     }
     for (const s of body.data) {

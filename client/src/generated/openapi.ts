@@ -437,7 +437,7 @@ export interface components {
         BursaryResponse: {
             data: components["schemas"]["Bursary"];
         };
-        Error400InvalidPagination: {
+        Error400InvalidPaginationInvalidParameterUnknownParameter: {
             error: {
                 /** @constant */
                 status: 400;
@@ -445,7 +445,7 @@ export interface components {
                  * @description Stable, machine-readable: branch on this, not on `message`.
                  * @enum {string}
                  */
-                code: "invalid_pagination";
+                code: "invalid_pagination" | "invalid_parameter" | "unknown_parameter";
                 /** @description For people; the wording may change. */
                 message: string;
                 /** @description Field problems, one per parameter or body field. */
@@ -465,6 +465,25 @@ export interface components {
                  * @enum {string}
                  */
                 code: "malformed_json";
+                /** @description For people; the wording may change. */
+                message: string;
+                /** @description Field problems, one per parameter or body field. */
+                details?: {
+                    /** @description Where the problem is: a query parameter, or a path into the request body such as `marks[2].percentage`. */
+                    path: string;
+                    message: string;
+                }[];
+            };
+        };
+        Error400UnknownParameter: {
+            error: {
+                /** @constant */
+                status: 400;
+                /**
+                 * @description Stable, machine-readable: branch on this, not on `message`.
+                 * @enum {string}
+                 */
+                code: "unknown_parameter";
                 /** @description For people; the wording may change. */
                 message: string;
                 /** @description Field problems, one per parameter or body field. */
@@ -652,6 +671,8 @@ export interface components {
             name: string;
             province: string;
             quintile: number | null;
+            nsc_pass_rate: number | null;
+            nsc_year: number | null;
             district: string | null;
             latitude: number | null;
             longitude: number | null;
@@ -659,6 +680,13 @@ export interface components {
             sector: "public" | "independent";
             /** @enum {string} */
             phase: "secondary" | "combined";
+            nsc_results: {
+                year: number;
+                wrote: number;
+                passed: number;
+                pass_rate: number;
+                progressed: number | null;
+            }[];
             /** Format: uri */
             source_url: string;
             verified_on: string;
@@ -669,6 +697,9 @@ export interface components {
             name: string;
             province: string;
             quintile: number | null;
+            nsc_pass_rate: number | null;
+            nsc_year: number | null;
+            distance_km?: number;
         };
         HighSchoolPage: {
             data: components["schemas"]["HighSchoolListItem"][];
@@ -771,8 +802,48 @@ export interface components {
             name: string;
             nqf_level: number;
             min_aps: number;
+            aps_scheme: string;
+            aps_maximum: number;
             university_slug: string;
-            qualification_type: string;
+            code: string | null;
+            /** @enum {string} */
+            qualification_type: "bachelor" | "diploma" | "higher-certificate" | "advanced-certificate" | "extended-bachelor" | "extended-diploma";
+            faculty: string | null;
+            intake_year: number;
+            /** @enum {string} */
+            confidence: "high" | "medium" | "low";
+            /** Format: uri */
+            source_url: string;
+            verified_on: string;
+            general_requirements: {
+                /** @enum {string} */
+                rule: "other-language" | "other-subject";
+                min_level: number;
+                min_percentage: number;
+                alternative_group: string | null;
+            }[];
+            sources: {
+                witness: string;
+                title: string;
+                /** @enum {string} */
+                kind: "own-page" | "official-document" | "transcription" | "third-party";
+                /** Format: uri */
+                url: string;
+                intake_year: number | null;
+                verified_on: string;
+            }[];
+        };
+        QualificationListItem: {
+            id: string;
+            name: string;
+            nqf_level: number;
+            min_aps: number;
+            aps_scheme: string;
+            aps_maximum: number;
+            university_slug: string;
+            code: string | null;
+            /** @enum {string} */
+            qualification_type: "bachelor" | "diploma" | "higher-certificate" | "advanced-certificate" | "extended-bachelor" | "extended-diploma";
             faculty: string | null;
             intake_year: number;
             /** @enum {string} */
@@ -782,7 +853,7 @@ export interface components {
             verified_on: string;
         };
         QualificationPage: {
-            data: components["schemas"]["Qualification"][];
+            data: components["schemas"]["QualificationListItem"][];
             meta: components["schemas"]["PageMeta"];
         };
         QualificationRequirement: {
@@ -898,6 +969,12 @@ export interface operations {
                 page?: number;
                 /** @description Records per page, 1 to 100. */
                 per_page?: number;
+                /** @description Province id or code, as in /v1/data/provinces (`gauteng` or `GP`; case ignored). */
+                province?: string;
+                /** @description University type: traditional, comprehensive, university-of-technology. */
+                type?: "traditional" | "comprehensive" | "university-of-technology";
+                /** @description Name search: every word of the query must start a word of the university's name or short name (case and accents ignored: hoerskool finds HOËRSKOOL). Ordered: exact name first, then names that start with the query, then the other matches, each in the list's usual order. */
+                q?: string;
             };
             header?: never;
             path?: never;
@@ -918,13 +995,13 @@ export interface operations {
                 };
             };
             304: components["responses"]["NotModified"];
-            /** @description Bad request: `invalid_pagination`. */
+            /** @description Bad request: `invalid_pagination`, `invalid_parameter`, `unknown_parameter`. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error400InvalidPagination"];
+                    "application/json": components["schemas"]["Error400InvalidPaginationInvalidParameterUnknownParameter"];
                 };
             };
             /** @description No valid token: `invalid_token`, `missing_token`, `token_expired`, `token_revoked`, `wrong_environment`. */
@@ -1048,6 +1125,20 @@ export interface operations {
                 page?: number;
                 /** @description Records per page, 1 to 100. */
                 per_page?: number;
+                /** @description Only this university's qualifications (a slug from /v1/data/universities). */
+                university_slug?: string;
+                /** @description Qualification type: bachelor, diploma, higher-certificate, advanced-certificate, extended-bachelor, extended-diploma. */
+                qualification_type?: "bachelor" | "diploma" | "higher-certificate" | "advanced-certificate" | "extended-bachelor" | "extended-diploma";
+                /** @description Faculty, the whole name as the records give it (case and accents ignored). */
+                faculty?: string;
+                /** @description NQF level, 5 to 8. */
+                nqf_level?: string;
+                /** @description Intake year the entry requirements are for. */
+                intake_year?: string;
+                /** @description Only qualifications with a subject requirement on this subject (a slug from /v1/data/subjects), compulsory or one of a group of alternatives. */
+                subject?: string;
+                /** @description Name search: every word of the query must start a word of the qualification's name (case and accents ignored: hoerskool finds HOËRSKOOL). Ordered: exact name first, then names that start with the query, then the other matches, each in the list's usual order. */
+                q?: string;
             };
             header?: never;
             path?: never;
@@ -1068,13 +1159,13 @@ export interface operations {
                 };
             };
             304: components["responses"]["NotModified"];
-            /** @description Bad request: `invalid_pagination`. */
+            /** @description Bad request: `invalid_pagination`, `invalid_parameter`, `unknown_parameter`. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error400InvalidPagination"];
+                    "application/json": components["schemas"]["Error400InvalidPaginationInvalidParameterUnknownParameter"];
                 };
             };
             /** @description No valid token: `invalid_token`, `missing_token`, `token_expired`, `token_revoked`, `wrong_environment`. */
@@ -1287,6 +1378,15 @@ export interface operations {
                 };
             };
             304: components["responses"]["NotModified"];
+            /** @description Bad request: `unknown_parameter`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error400UnknownParameter"];
+                };
+            };
             /** @description No valid token: `invalid_token`, `missing_token`, `token_expired`, `token_revoked`, `wrong_environment`. */
             401: {
                 headers: {
@@ -1433,6 +1533,24 @@ export interface operations {
                 page?: number;
                 /** @description Records per page, 1 to 100. */
                 per_page?: number;
+                /** @description Province id or code, as in /v1/data/provinces (`gauteng` or `GP`; case ignored). */
+                province?: string;
+                /** @description Education district, the whole name as the detail records give it (case and accents ignored). */
+                district?: string;
+                /** @description Quintile, 1 (poorest) to 5. */
+                quintile?: string;
+                /** @description Sector: public, independent. */
+                sector?: "public" | "independent";
+                /** @description Phase: secondary, combined. */
+                phase?: "secondary" | "combined";
+                /** @description The school with this EMIS number (all its digits, leading zeros kept). */
+                emis_number?: string;
+                /** @description Name search: every word of the query must start a word of the school's name or its EMIS number (case and accents ignored: hoerskool finds HOËRSKOOL). Ordered: exact name first, then names that start with the query, then the other matches, each in the list's usual order. */
+                q?: string;
+                /** @description Schools within radius_km of this point (latitude,longitude in decimal degrees), nearest first, each list item with distance_km (great-circle, 3 decimals). Schools without coordinates are left out. */
+                near?: string;
+                /** @description Radius of near in km, greater than 0 and at most 100 (default 10); only with near. */
+                radius_km?: string;
             };
             header?: never;
             path?: never;
@@ -1453,13 +1571,13 @@ export interface operations {
                 };
             };
             304: components["responses"]["NotModified"];
-            /** @description Bad request: `invalid_pagination`. */
+            /** @description Bad request: `invalid_pagination`, `invalid_parameter`, `unknown_parameter`. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error400InvalidPagination"];
+                    "application/json": components["schemas"]["Error400InvalidPaginationInvalidParameterUnknownParameter"];
                 };
             };
             /** @description No valid token: `invalid_token`, `missing_token`, `token_expired`, `token_revoked`, `wrong_environment`. */
@@ -1583,6 +1701,14 @@ export interface operations {
                 page?: number;
                 /** @description Records per page, 1 to 100. */
                 per_page?: number;
+                /** @description Field of study, as a slug: today the slug of a field as the detail record writes it (Civil Engineering: civil-engineering). */
+                field?: string;
+                /** @description Provider type: government, provincial, seta, municipal, corporate, foundation, university. */
+                provider_type?: "government" | "provincial" | "seta" | "municipal" | "corporate" | "foundation" | "university";
+                /** @description Accepting applications on this date: a cycle opens on or before it (or publishes no opening date) and closes on or after it. */
+                open_on?: string;
+                /** @description Name search: every word of the query must start a word of the bursary's name (case and accents ignored: hoerskool finds HOËRSKOOL). Ordered: exact name first, then names that start with the query, then the other matches, each in the list's usual order. */
+                q?: string;
             };
             header?: never;
             path?: never;
@@ -1603,13 +1729,13 @@ export interface operations {
                 };
             };
             304: components["responses"]["NotModified"];
-            /** @description Bad request: `invalid_pagination`. */
+            /** @description Bad request: `invalid_pagination`, `invalid_parameter`, `unknown_parameter`. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error400InvalidPagination"];
+                    "application/json": components["schemas"]["Error400InvalidPaginationInvalidParameterUnknownParameter"];
                 };
             };
             /** @description No valid token: `invalid_token`, `missing_token`, `token_expired`, `token_revoked`, `wrong_environment`. */
@@ -1733,6 +1859,12 @@ export interface operations {
                 page?: number;
                 /** @description Records per page, 1 to 100. */
                 per_page?: number;
+                /** @description A 4-digit code: records whose street code or box code it is. */
+                code?: string;
+                /** @description Province id or code, as in /v1/data/provinces (`gauteng` or `GP`; case ignored). */
+                province?: string;
+                /** @description Name search: every word of the query must start a word of the suburb or the area (case and accents ignored: hoerskool finds HOËRSKOOL). Ordered: exact name first, then names that start with the query, then the other matches, each in the list's usual order. */
+                q?: string;
             };
             header?: never;
             path?: never;
@@ -1753,13 +1885,13 @@ export interface operations {
                 };
             };
             304: components["responses"]["NotModified"];
-            /** @description Bad request: `invalid_pagination`. */
+            /** @description Bad request: `invalid_pagination`, `invalid_parameter`, `unknown_parameter`. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error400InvalidPagination"];
+                    "application/json": components["schemas"]["Error400InvalidPaginationInvalidParameterUnknownParameter"];
                 };
             };
             /** @description No valid token: `invalid_token`, `missing_token`, `token_expired`, `token_revoked`, `wrong_environment`. */
@@ -1982,6 +2114,10 @@ export interface operations {
                 page?: number;
                 /** @description Records per page, 1 to 100. */
                 per_page?: number;
+                /** @description Only this university's prospectuses. */
+                university_slug?: string;
+                /** @description Only prospectuses for this year. */
+                year?: string;
             };
             header?: never;
             path?: never;
@@ -2002,13 +2138,13 @@ export interface operations {
                 };
             };
             304: components["responses"]["NotModified"];
-            /** @description Bad request: `invalid_pagination`. */
+            /** @description Bad request: `invalid_pagination`, `invalid_parameter`, `unknown_parameter`. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error400InvalidPagination"];
+                    "application/json": components["schemas"]["Error400InvalidPaginationInvalidParameterUnknownParameter"];
                 };
             };
             /** @description No valid token: `invalid_token`, `missing_token`, `token_expired`, `token_revoked`, `wrong_environment`. */
@@ -2073,6 +2209,15 @@ export interface operations {
                 };
             };
             304: components["responses"]["NotModified"];
+            /** @description Bad request: `unknown_parameter`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error400UnknownParameter"];
+                };
+            };
             /** @description No valid token: `invalid_token`, `missing_token`, `token_expired`, `token_revoked`, `wrong_environment`. */
             401: {
                 headers: {
