@@ -1,5 +1,6 @@
 // Part of the emit stage: the documents the Worker reads but never serves as they are (dist/_internal/):
 // each university's APS scheme with its qualifications, and where each prospectus document really is.
+import type { ApsIndex } from "../domain/aps/request.ts";
 import type { ApsScheme, ApsUniversityDocument } from "../domain/aps/scheme.ts";
 import { paths } from "../lib/layout.ts";
 import type { EmittedFile } from "./emit.ts";
@@ -35,6 +36,11 @@ export function apsDocuments(model: Model, schemes: Map<string, ApsScheme>): Emi
     };
     files.push({ path: paths.apsUniversity(university.slug), content: JSON.stringify(document) });
   }
+  const index: ApsIndex = {
+    universities: model.universities.filter((u) => schemes.has(u.slug)).map((u) => ({ slug: u.slug, name: u.name })),
+    subjects: subjects.map((s) => s.slug),
+  };
+  files.push({ path: paths.apsIndex(), content: JSON.stringify(index) });
   return files;
 }
 

@@ -45,6 +45,7 @@ export function examplesFrom(files: EmittedFile[], manifest: Manifest, today: st
       return null;
     },
     apsDocument: (slug) => read(paths.apsUniversity(slug)),
+    apsIndex: () => read(paths.apsIndex()),
     today,
   };
 }

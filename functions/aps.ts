@@ -2,13 +2,23 @@
 // (domain/aps/request.ts) against the university's internal document that the build wrote. The slug is
 // validated before any asset is named, so a body can never steer the Worker to another file. Documents
 // are kept parsed once per isolate and data version (functions/assets.ts).
-import { answerApsRequest } from "../domain/aps/request.ts";
+import { answerApsRequest, answerCompareRequest, type ApsIndex } from "../domain/aps/request.ts";
 import type { ApsUniversityDocument } from "../domain/aps/scheme.ts";
 import { paths } from "../lib/layout.ts";
 import { cachedJsonAsset, manifestOf } from "./assets.ts";
 import type { Env } from "./env.ts";
 import { ApiError } from "./errors.ts";
 import { jsonResponse } from "./respond.ts";
+
+/** POST /v1/data/aps-calculator/compare: the same marks at every university named (default all). */
+export async function answerApsCompare(body: unknown, env: Env): Promise<Response> {
+  const manifest = await manifestOf(env);
+  const index = await cachedJsonAsset<ApsIndex>(env, manifest, paths.apsIndex());
+  if (!index) throw new Error("dist/ has no APS index: run `npm run build`");
+  const result = await answerCompareRequest(body, index, (slug) => cachedJsonAsset<ApsUniversityDocument>(env, manifest, paths.apsUniversity(slug)));
+  if (result.status === 422) throw new ApiError(result.code, result.message, { details: result.details });
+  return jsonResponse(JSON.stringify(result.data), 200, { "cache-control": "no-store" });
+}
 
 export async function answerApsCalculator(body: unknown, env: Env): Promise<Response> {
   const manifest = await manifestOf(env);

@@ -11,6 +11,7 @@ export type Target =
   | { kind: "detail"; resource: string; key: string }
   | { kind: "requirements"; id: string }
   | { kind: "aps" }
+  | { kind: "aps-compare" }
   | { kind: "id-parse" }
   | { kind: "prospectus-document"; path: string }
   | { kind: "public-document"; document: PublicDocument }
@@ -61,6 +62,7 @@ export const ROUTES: Definition[] = [
   },
   { pattern: /^\/v1\/data\/subjects$/, methods: READ, access: ENDPOINT_SCOPES.subjects, target: () => ({ kind: "whole", resource: "subjects" }) },
   { pattern: /^\/v1\/data\/aps-calculator$/, methods: WRITE, access: ENDPOINT_SCOPES.apsCalculator, target: () => ({ kind: "aps" }) },
+  { pattern: /^\/v1\/data\/aps-calculator\/compare$/, methods: WRITE, access: ENDPOINT_SCOPES.apsCalculator, target: () => ({ kind: "aps-compare" }) },
   ...collection("high-schools", OPAQUE, ENDPOINT_SCOPES.highSchools),
   ...collection("bursaries", SLUG, ENDPOINT_SCOPES.bursaries),
   ...collection("postal-codes", OPAQUE, ENDPOINT_SCOPES.postalCodes),

@@ -37,6 +37,8 @@ export const paths = {
   bucket: (resource: string, bucket: number) => `/v1/data/${resource}/_buckets/${bucket}.json`,
   requirements: (qualificationId: string) => `/v1/data/qualifications/${qualificationId}/requirements.json`,
   apsUniversity: (universitySlug: string) => `/_internal/aps/${universitySlug}.json`,
+  /** The universities with an APS document, in name order, and every subject slug (the comparison reads it). */
+  apsIndex: () => `/_internal/aps-index.json`,
   /** Map of prospectus document path (under the asset base) to the university's own document URL. */
   prospectusDocuments: () => `/_internal/prospectus-documents.json`,
   /** Key -> digest of each record of a resource (detail record plus its requirements), never served: the

@@ -8,7 +8,15 @@
 // authentication (each error status gets the error body with exactly its codes), and where its example
 // comes from in the real build.
 import { z } from "zod";
-import { answerApsRequest, ApsRequestSchema, ApsResultSchema } from "../domain/aps/request.ts";
+import {
+  answerApsRequest,
+  answerCompareRequest,
+  ApsRequestSchema,
+  ApsResultSchema,
+  CompareRequestSchema,
+  CompareResultSchema,
+  type ApsIndex,
+} from "../domain/aps/request.ts";
 import type { ApsUniversityDocument } from "../domain/aps/scheme.ts";
 import { IdParseRequestSchema, ParsedIdSchema, parseIdNumber } from "../domain/id-number.ts";
 import { ENDPOINT_SCOPES, type RequiredScope } from "../domain/scopes.ts";
@@ -31,6 +39,8 @@ export interface ExampleSource {
   requirements(): { id: string; body: unknown } | null;
   /** A university's APS document, as the calculator reads it. */
   apsDocument(universitySlug: string): ApsUniversityDocument | null;
+  /** The universities and subjects the comparison knows. */
+  apsIndex(): ApsIndex | null;
   /** The build's reference date, YYYY-MM-DD. */
   today: string;
 }
@@ -341,6 +351,26 @@ export const OPERATIONS: Operation[] = [
       const body = { university_slug: slug, marks: EXAMPLE_MARKS };
       const answer = await answerApsRequest(body, async (s) => source.apsDocument(s));
       return answer.status === 200 ? [{ summary: "A learner's results at the first university of the list", body, response: { data: answer.data } }] : [];
+    },
+  },
+  {
+    operationId: "compareAps",
+    method: "post",
+    path: "/v1/data/aps-calculator/compare",
+    summary: "Compare APS at several universities",
+    description:
+      "Scores the same NSC results at every university named in `university_slugs` (default: all 26), each on its own APS scheme with the same engine as the single calculator, ordered by university name. Each university lists what the results qualify for and its near misses: qualifications not met that would be with a small change (at most 10% of the scheme's maximum APS short, and at most one subject requirement one NSC level short), each with what is missing, fewest missing first.",
+    tag: TAGS.aps,
+    scope: ENDPOINT_SCOPES.apsCalculator,
+    body: { name: "ApsCompareRequest", schema: CompareRequestSchema },
+    response: { name: "ApsCompareResponse", schema: CompareResultSchema, description: "One entry per university, with meta {universities, qualifies_for_total}." },
+    errors: [...JSON_BODY_ERRORS, "invalid_aps_request"],
+    examples: async (source) => {
+      const index = source.apsIndex();
+      if (!index) return [];
+      const body = { marks: EXAMPLE_MARKS, university_slugs: index.universities.slice(0, 2).map((u) => u.slug) };
+      const answer = await answerCompareRequest(body, index, async (s) => source.apsDocument(s));
+      return answer.status === 200 ? [{ summary: "A learner's results at the first two universities", body, response: answer.data }] : [];
     },
   },
   paginatedList({

@@ -12,8 +12,7 @@ export type QualificationFailure =
   | { kind: "min_aps"; min_aps: number; score: number }
   | ({ kind: "subject" } & RequirementOutcome)
   | { kind: "alternatives"; group: string; options: RequirementOutcome[] }
-  | { kind: "rule"; rule: string; min_percentage: number; best: number | null }
-  | { kind: "shared_subjects"; clauses: string[] };
+  | { kind: "rule"; rule: string; min_percentage: number; best: number | null };
 
 export type QualificationOutcome = { id: string; name: string; qualifies: boolean; failures: QualificationFailure[] };
 
@@ -33,13 +32,15 @@ function clausesOf(qualification: ApsQualification, ruleSubjects: Readonly<Recor
     if (r.alternative_group !== null) addToGroup(r.alternative_group, option);
     else if (r.is_compulsory) clauses.push({ label: r.subject_slug, group: null, options: [option] });
   }
+  const rules: Clause[] = [];
   for (const g of qualification.general_requirements ?? []) {
     const option = { label: ruleLabel(g.rule), subjects: ruleSubjects[g.rule] ?? [], min_percentage: g.min_percentage };
     if (g.alternative_group !== null) addToGroup(g.alternative_group, option);
-    else clauses.push({ label: ruleLabel(g.rule), group: null, options: [option] });
+    else rules.push({ label: ruleLabel(g.rule), group: null, options: [option] });
   }
   for (const [group, options] of [...groups].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) clauses.push({ label: group, group, options });
-  return clauses;
+  // The most accommodating clauses last: when subjects run short, they are the ones reported unmet.
+  return [...clauses, ...rules];
 }
 
 /** The learner subjects that meet an option (a fractional 59.99 does not meet 60). */
@@ -66,8 +67,11 @@ function failureOf(clause: Clause, percentages: ReadonlyMap<string, number>): Qu
   };
 }
 
-/** Whether each clause can have a subject of its own (bipartite matching by augmenting paths; tiny sizes). */
-function distinctlyMet(candidates: string[][]): boolean {
+/**
+ * Gives each clause a subject of its own where it can (bipartite matching by augmenting paths; the sizes are
+ * tiny): the clauses left without one, and which subject each matched clause took.
+ */
+function matchClauses(candidates: string[][]): { unmatched: number[]; owner: Map<string, number> } {
   const owner = new Map<string, number>();
   const assign = (clause: number, seen: Set<string>): boolean => {
     for (const subject of candidates[clause] ?? []) {
@@ -81,7 +85,8 @@ function distinctlyMet(candidates: string[][]): boolean {
     }
     return false;
   };
-  return candidates.every((_, clause) => assign(clause, new Set()));
+  const unmatched = candidates.flatMap((_, clause) => (assign(clause, new Set()) ? [] : [clause]));
+  return { unmatched, owner };
 }
 
 export function explainQualification(
@@ -94,9 +99,12 @@ export function explainQualification(
   if (qualification.min_aps !== null && score < qualification.min_aps) failures.push({ kind: "min_aps", min_aps: qualification.min_aps, score });
   const clauses = clausesOf(qualification, ruleSubjects);
   const candidates = clauses.map((clause) => [...new Set(clause.options.flatMap((o) => meeting(o, percentages)))].sort());
-  const unmet = clauses.filter((_, i) => candidates[i]?.length === 0);
-  for (const clause of unmet) failures.push(failureOf(clause, percentages));
-  if (unmet.length === 0 && !distinctlyMet(candidates)) failures.push({ kind: "shared_subjects", clauses: clauses.map((c) => c.label) });
+  const { unmatched, owner } = matchClauses(candidates);
+  for (const i of unmatched) {
+    // What this clause could still use: the learner's subjects other clauses do not need.
+    const free = new Map([...percentages].filter(([subject]) => owner.get(subject) === undefined || owner.get(subject) === i));
+    failures.push(failureOf(clauses[i] as Clause, free));
+  }
   return { id: qualification.id, name: qualification.name, qualifies: failures.length === 0, failures };
 }
 

@@ -4,7 +4,8 @@
 // {"error": {...}} and a 200 as {"data": ...}.
 import { z } from "zod";
 import { computeAps, type SubjectBreakdown, type UnfilledSlot } from "./engine.ts";
-import { qualifiesFor } from "./qualify.ts";
+import { nearMissOf, orderNearMisses } from "./near-miss.ts";
+import { explainQualifications } from "./qualify.ts";
 import { CONFIDENCE_LEVELS, MAX_SLUG_LENGTH, SLUG } from "../../schema/vocabulary.ts";
 import { APS_METHODS, LIFE_ORIENTATION_TREATMENTS, type ApsUniversityDocument, type Mark } from "./scheme.ts";
 
@@ -13,30 +14,8 @@ export const APS_ERROR_CODE = "invalid_aps_request";
 
 export type ApsErrorDetail = { path: string; message: string };
 
-export type ApsResult = {
-  aps_score: number;
-  university_slug: string;
-  qualifies_for: string[];
-  exact_score: number;
-  maximum: number;
-  breakdown: SubjectBreakdown[];
-  unfilled: UnfilledSlot[];
-  scheme: {
-    id: string;
-    name: string;
-    intake_year: number;
-    method: ApsUniversityDocument["scheme"]["method"];
-    life_orientation: ApsUniversityDocument["scheme"]["life_orientation"];
-    maximum: number;
-    confidence: ApsUniversityDocument["scheme"]["confidence"];
-    notes: string;
-    source_url: string;
-    verified_on: string;
-  };
-};
-
-export type ApsResponse =
-  | { status: 200; data: ApsResult }
+export type ApsResponse<T = ApsResult> =
+  | { status: 200; data: T }
   | { status: 422; code: typeof APS_ERROR_CODE; message: string; details: ApsErrorDetail[] };
 
 /**
@@ -62,11 +41,51 @@ export const ApsRequestSchema = z.object({
     .describe(`One entry per subject result, 1 to ${MAX_MARKS}.`),
 });
 
+const MissingOptionSchema = z.object({
+  subject_slug: z.string().describe("A subject slug, or @other-language / @other-subject for a general requirement."),
+  need_level: z.number().int().min(1).max(7),
+  have_level: z.number().int().min(1).max(7),
+  need_percentage: z.number().min(0).max(100),
+  have_percentage: z.number().min(0).max(100),
+});
+
+/** A qualification the learner does not meet but would with a small change (domain/aps/near-miss.ts). */
+export const NearMissSchema = z.object({
+  qualification_id: z.string(),
+  name: z.string(),
+  min_aps: z.number().int().nullable(),
+  missing: z.array(
+    z.discriminatedUnion("kind", [
+      z.object({ kind: z.literal("aps"), need: z.number().int(), have: z.number().int() }),
+      MissingOptionSchema.extend({ kind: z.literal("subject") }),
+      z.object({ kind: z.literal("group"), group: z.string(), options: z.array(MissingOptionSchema) }),
+    ]),
+  ),
+});
+
+export const QualificationNameSchema = z.object({ id: z.string(), name: z.string(), min_aps: z.number().int().nullable() });
+
+export const SchemeSummarySchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  intake_year: z.number().int(),
+  method: z.enum(APS_METHODS),
+  life_orientation: z.enum(LIFE_ORIENTATION_TREATMENTS),
+  maximum: z.number().int(),
+  confidence: z.enum(CONFIDENCE_LEVELS),
+  notes: z.string(),
+  source_url: z.string(),
+  verified_on: z.string(),
+});
+
 /** The 200 data, for response checks in tests and the OpenAPI document. */
 export const ApsResultSchema = z.object({
   aps_score: z.number().int(),
   university_slug: z.string(),
   qualifies_for: z.array(z.string()),
+  /** The same qualifications as qualifies_for, in the same order, with their names and minimums. */
+  qualifications: z.array(QualificationNameSchema),
+  near_misses: z.array(NearMissSchema),
   exact_score: z.number(),
   maximum: z.number().int(),
   breakdown: z.array(
@@ -82,19 +101,37 @@ export const ApsResultSchema = z.object({
     }),
   ),
   unfilled: z.array(z.object({ class: z.string(), missing: z.number().int().positive(), note: z.string() })),
-  scheme: z.object({
-    id: z.string(),
-    name: z.string(),
-    intake_year: z.number().int(),
-    method: z.enum(APS_METHODS),
-    life_orientation: z.enum(LIFE_ORIENTATION_TREATMENTS),
-    maximum: z.number().int(),
-    confidence: z.enum(CONFIDENCE_LEVELS),
-    notes: z.string(),
-    source_url: z.string(),
-    verified_on: z.string(),
-  }),
+  scheme: SchemeSummarySchema,
 });
+export type ApsResult = z.infer<typeof ApsResultSchema>;
+
+/** One university's answer in a comparison: the single calculator's answer, cut to what a comparison shows. */
+export const ComparedUniversitySchema = z.object({
+  university_slug: z.string(),
+  university_name: z.string(),
+  aps_score: z.number().int(),
+  maximum: z.number().int(),
+  scheme: SchemeSummarySchema,
+  qualifies_for: z.array(z.string()),
+  qualifications: z.array(QualificationNameSchema),
+  near_misses: z.array(NearMissSchema),
+});
+export type ComparedUniversity = z.infer<typeof ComparedUniversitySchema>;
+
+export const CompareRequestSchema = z.object({
+  marks: ApsRequestSchema.shape.marks,
+  university_slugs: z
+    .array(z.string().max(MAX_SLUG_LENGTH).regex(SLUG))
+    .min(1)
+    .optional()
+    .describe("The universities to compare, each once (default: all 26)."),
+});
+
+export const CompareResultSchema = z.object({
+  data: z.array(ComparedUniversitySchema),
+  meta: z.object({ universities: z.number().int(), qualifies_for_total: z.number().int() }),
+});
+export type CompareResult = z.infer<typeof CompareResultSchema>;
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value);
@@ -182,14 +219,20 @@ export function checkMarks(raw: unknown, knownSubjects: ReadonlySet<string> | nu
   return raw.flatMap((item: unknown, i) => checkMark(item, i, knownSubjects, firstIndexOf, details) ?? []);
 }
 
-/** The 200 answer for one university: its score on its own scheme, and what the marks qualify for. */
+/** The 200 answer for one university: its score on its own scheme, what the marks qualify for, near misses. */
 export function apsResultOf(document: ApsUniversityDocument, marks: readonly Mark[]): ApsResult {
   const computation = computeAps(document.scheme, marks);
   const { scheme } = document;
+  const outcomes = explainQualifications(document, marks, computation.score);
+  const byId = new Map(document.qualifications.map((q) => [q.id, q]));
+  const qualifying = outcomes.filter((o) => o.qualifies);
+  const nearMisses = outcomes.flatMap((o) => nearMissOf(o, byId.get(o.id)?.min_aps ?? null, scheme.maximum) ?? []);
   return {
     aps_score: computation.score,
     university_slug: document.university.slug,
-    qualifies_for: qualifiesFor(document, marks, computation.score),
+    qualifies_for: qualifying.map((o) => o.id),
+    qualifications: qualifying.map((o) => ({ id: o.id, name: o.name, min_aps: byId.get(o.id)?.min_aps ?? null })),
+    near_misses: orderNearMisses(nearMisses),
     exact_score: computation.exact_score,
     maximum: computation.maximum,
     breakdown: computation.subjects,
@@ -219,4 +262,60 @@ export async function answerApsRequest(body: unknown, loadUniversity: Loader): P
   const marks = checkMarks(body.marks, knownSubjects, details);
   if (details.length > 0 || document === null) return invalid(details);
   return { status: 200, data: apsResultOf(document, marks) };
+}
+
+/** The universities a comparison can name, in the order answers are given (by name), and every subject slug. */
+export type ApsIndex = { universities: { slug: string; name: string }[]; subjects: string[] };
+
+/** university_slugs: absent (every university), or a non-empty array of known slugs, each once. */
+function checkUniversitySlugs(raw: unknown, index: ApsIndex, details: ApsErrorDetail[]): string[] {
+  const known = new Set(index.universities.map((u) => u.slug));
+  if (raw === undefined) return index.universities.map((u) => u.slug);
+  if (!Array.isArray(raw)) {
+    details.push({ path: "university_slugs", message: `must be an array of university slugs, not ${describe(raw)}` });
+    return [];
+  }
+  if (raw.length === 0) {
+    details.push({ path: "university_slugs", message: "must name at least one university (leave it out to compare all of them)" });
+    return [];
+  }
+  const chosen = new Set<string>();
+  raw.forEach((slug: unknown, i) => {
+    const at = `university_slugs[${i}]`;
+    if (typeof slug !== "string") details.push({ path: at, message: `must be a string, not ${describe(slug)}` });
+    else if (chosen.has(slug)) details.push({ path: at, message: `repeats ${JSON.stringify(slug.slice(0, MAX_SLUG_LENGTH))}; name each university once` });
+    else if (!known.has(slug)) details.push({ path: at, message: `${JSON.stringify(slug.slice(0, MAX_SLUG_LENGTH))} is not a known university slug (see GET /v1/data/universities)` });
+    else chosen.add(slug);
+  });
+  return index.universities.map((u) => u.slug).filter((slug) => chosen.has(slug));
+}
+
+/** POST /v1/data/aps-calculator/compare, minus HTTP: the same marks scored at every university named, each on
+ * its own scheme by the same engine as the single calculator (apsResultOf), ordered by university name. */
+export async function answerCompareRequest(body: unknown, index: ApsIndex, loadUniversity: Loader): Promise<ApsResponse<CompareResult>> {
+  if (!isObject(body)) return invalid([{ path: "body", message: `must be a JSON object with marks (and optionally university_slugs), not ${describe(body)}` }]) as ApsResponse<CompareResult>;
+  const details: ApsErrorDetail[] = [];
+  for (const key of Object.keys(body)) {
+    if (key !== "marks" && key !== "university_slugs") details.push({ path: key, message: "is not a field of this request (marks, university_slugs)" });
+  }
+  const slugs = checkUniversitySlugs(body.university_slugs, index, details);
+  const marks = checkMarks(body.marks, new Set(index.subjects), details);
+  if (details.length > 0) return invalid(details) as ApsResponse<CompareResult>;
+  const data: ComparedUniversity[] = [];
+  for (const slug of slugs) {
+    const document = await loadUniversity(slug);
+    if (document === null) throw new Error(`the APS index names ${slug} but it has no document`);
+    const result = apsResultOf(document, marks);
+    data.push({
+      university_slug: result.university_slug,
+      university_name: document.university.name,
+      aps_score: result.aps_score,
+      maximum: result.maximum,
+      scheme: result.scheme,
+      qualifies_for: result.qualifies_for,
+      qualifications: result.qualifications,
+      near_misses: result.near_misses,
+    });
+  }
+  return { status: 200, data: { data, meta: { universities: data.length, qualifies_for_total: data.reduce((n, u) => n + u.qualifies_for.length, 0) } } };
 }

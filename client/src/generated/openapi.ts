@@ -156,6 +156,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/data/aps-calculator/compare": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Compare APS at several universities
+         * @description Scores the same NSC results at every university named in `university_slugs` (default: all 26), each on its own APS scheme with the same engine as the single calculator, ordered by university name. Each university lists what the results qualify for and its near misses: qualifications not met that would be with a small change (at most 10% of the scheme's maximum APS short, and at most one subject requirement one NSC level short), each with what is missing, fewest missing first.
+         *
+         *     **Scope:** `aps_calculator:use`.
+         */
+        post: operations["compareAps"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/data/high-schools": {
         parameters: {
             query?: never;
@@ -358,6 +380,82 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        ApsCompareRequest: {
+            /** @description One entry per subject result, 1 to 20. */
+            marks: {
+                /** @description A subject slug from GET /v1/data/subjects; each subject at most once. */
+                subject_slug: string;
+                /** @description The final NSC percentage, 0 to 100 (fractions allowed). */
+                percentage: number;
+            }[];
+            /** @description The universities to compare, each once (default: all 26). */
+            university_slugs?: string[];
+        };
+        ApsCompareResponse: {
+            data: {
+                university_slug: string;
+                university_name: string;
+                aps_score: number;
+                maximum: number;
+                scheme: {
+                    id: string;
+                    name: string;
+                    intake_year: number;
+                    /** @enum {string} */
+                    method: "points" | "percentage-sum" | "percentage-average" | "percentage-tenths";
+                    /** @enum {string} */
+                    life_orientation: "excluded" | "counted" | "separate-table" | "bonus";
+                    maximum: number;
+                    /** @enum {string} */
+                    confidence: "high" | "medium" | "low";
+                    notes: string;
+                    source_url: string;
+                    verified_on: string;
+                };
+                qualifies_for: string[];
+                qualifications: {
+                    id: string;
+                    name: string;
+                    min_aps: number | null;
+                }[];
+                near_misses: {
+                    qualification_id: string;
+                    name: string;
+                    min_aps: number | null;
+                    missing: ({
+                        /** @constant */
+                        kind: "aps";
+                        need: number;
+                        have: number;
+                    } | {
+                        /** @description A subject slug, or @other-language / @other-subject for a general requirement. */
+                        subject_slug: string;
+                        need_level: number;
+                        have_level: number;
+                        need_percentage: number;
+                        have_percentage: number;
+                        /** @constant */
+                        kind: "subject";
+                    } | {
+                        /** @constant */
+                        kind: "group";
+                        group: string;
+                        options: {
+                            /** @description A subject slug, or @other-language / @other-subject for a general requirement. */
+                            subject_slug: string;
+                            need_level: number;
+                            have_level: number;
+                            need_percentage: number;
+                            have_percentage: number;
+                        }[];
+                    })[];
+                }[];
+            }[];
+            meta: {
+                universities: number;
+                qualifies_for_total: number;
+            };
+        };
         ApsRequest: {
             /** @description The slug of a university (GET /v1/data/universities); its own APS scheme scores the marks. */
             university_slug: string;
@@ -376,6 +474,43 @@ export interface components {
             aps_score: number;
             university_slug: string;
             qualifies_for: string[];
+            qualifications: {
+                id: string;
+                name: string;
+                min_aps: number | null;
+            }[];
+            near_misses: {
+                qualification_id: string;
+                name: string;
+                min_aps: number | null;
+                missing: ({
+                    /** @constant */
+                    kind: "aps";
+                    need: number;
+                    have: number;
+                } | {
+                    /** @description A subject slug, or @other-language / @other-subject for a general requirement. */
+                    subject_slug: string;
+                    need_level: number;
+                    have_level: number;
+                    need_percentage: number;
+                    have_percentage: number;
+                    /** @constant */
+                    kind: "subject";
+                } | {
+                    /** @constant */
+                    kind: "group";
+                    group: string;
+                    options: {
+                        /** @description A subject slug, or @other-language / @other-subject for a general requirement. */
+                        subject_slug: string;
+                        need_level: number;
+                        have_level: number;
+                        need_percentage: number;
+                        have_percentage: number;
+                    }[];
+                })[];
+            }[];
             exact_score: number;
             maximum: number;
             breakdown: {
@@ -801,7 +936,7 @@ export interface components {
             id: string;
             name: string;
             nqf_level: number;
-            min_aps: number;
+            min_aps: number | null;
             aps_scheme: string;
             aps_maximum: number;
             university_slug: string;
@@ -837,7 +972,7 @@ export interface components {
             id: string;
             name: string;
             nqf_level: number;
-            min_aps: number;
+            min_aps: number | null;
             aps_scheme: string;
             aps_maximum: number;
             university_slug: string;
@@ -1448,6 +1583,105 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ApsResponse"];
+                };
+            };
+            /** @description Bad request: `malformed_json`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error400MalformedJson"];
+                };
+            };
+            /** @description No valid token: `invalid_token`, `missing_token`, `token_expired`, `token_revoked`, `wrong_environment`. */
+            401: {
+                headers: {
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error401"];
+                };
+            };
+            /** @description Not allowed: `insufficient_scope`, `origin_not_allowed`. */
+            403: {
+                headers: {
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error403"];
+                };
+            };
+            /** @description Body too large: `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error413"];
+                };
+            };
+            /** @description Not JSON: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error415"];
+                };
+            };
+            /** @description Invalid request body: `invalid_aps_request`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error422InvalidApsRequest"];
+                };
+            };
+            /** @description Too many requests: `rate_limited`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error429"];
+                };
+            };
+            /** @description Server error: `internal_error`, `misconfigured`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error500"];
+                };
+            };
+        };
+    };
+    compareAps: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ApsCompareRequest"];
+            };
+        };
+        responses: {
+            /** @description One entry per university, with meta {universities, qualifies_for_total}. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApsCompareResponse"];
                 };
             };
             /** @description Bad request: `malformed_json`. */

@@ -10,6 +10,7 @@ export const OPERATIONS = {
   listQualificationRequirements: { method: "GET", path: "/v1/data/qualifications/{id}/requirements" },
   listSubjects: { method: "GET", path: "/v1/data/subjects" },
   calculateAps: { method: "POST", path: "/v1/data/aps-calculator" },
+  compareAps: { method: "POST", path: "/v1/data/aps-calculator/compare" },
   listHighSchools: { method: "GET", path: "/v1/data/high-schools" },
   getHighSchool: { method: "GET", path: "/v1/data/high-schools/{id}" },
   listBursaries: { method: "GET", path: "/v1/data/bursaries" },

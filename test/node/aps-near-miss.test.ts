@@ -1,0 +1,199 @@
+// Near misses and the comparison, on hand-written documents: every kind of missing item, every boundary
+// of "small" (exactly 10% of the maximum short is a near miss, one point more is not; one level short is,
+// two are not; a subject not taken is not), the order, and every 422 of the comparison.
+import { describe, expect, it } from "vitest";
+import { nearMissOf, NEAR_MISS_APS_SHARE } from "../../domain/aps/near-miss.ts";
+import { explainQualification, percentagesOf } from "../../domain/aps/qualify.ts";
+import { answerCompareRequest, apsResultOf, type ApsIndex } from "../../domain/aps/request.ts";
+import type { ApsQualification, ApsRequirement, ApsUniversityDocument, Mark } from "../../domain/aps/scheme.ts";
+
+const requirement = (subject_slug: string, min_percentage: number, options: Partial<ApsRequirement> = {}): ApsRequirement => ({
+  subject_slug,
+  min_percentage,
+  min_level: 1,
+  is_compulsory: true,
+  alternative_group: null,
+  ...options,
+});
+const alternative = (group: string, subject_slug: string, min_percentage: number) => requirement(subject_slug, min_percentage, { is_compulsory: false, alternative_group: group });
+
+/** The near miss of one qualification for these marks and this score (the scheme's maximum is 50). */
+function nearMiss(q: ApsQualification, marks: Mark[], score: number, maximum = 50, ruleSubjects: Record<string, string[]> = {}) {
+  return nearMissOf(explainQualification(q, percentagesOf(marks), score, ruleSubjects), q.min_aps, maximum);
+}
+const qualification = (min_aps: number | null, requirements: ApsRequirement[] = [], general: ApsQualification["general_requirements"] = []): ApsQualification => ({
+  id: "q",
+  name: "Q",
+  min_aps,
+  requirements,
+  general_requirements: general,
+});
+
+describe("near misses: the APS", () => {
+  it("is a near miss at exactly 10% of the maximum short, and not one point more", () => {
+    expect(NEAR_MISS_APS_SHARE).toBe(0.1);
+    expect(nearMiss(qualification(35), [], 30)?.missing).toEqual([{ kind: "aps", need: 35, have: 30 }]);
+    expect(nearMiss(qualification(36), [], 30)).toBeNull();
+    // Maximum 42: 10% is 4.2, so 4 short is near and 5 short is not.
+    expect(nearMiss(qualification(34), [], 30, 42)).not.toBeNull();
+    expect(nearMiss(qualification(35), [], 30, 42)).toBeNull();
+    // Maximum 600 (UCT): 60 points.
+    expect(nearMiss(qualification(480), [], 420, 600)).not.toBeNull();
+    expect(nearMiss(qualification(481), [], 420, 600)).toBeNull();
+  });
+
+  it("lists nothing for a qualification the learner meets, or one without a published minimum that the subjects meet", () => {
+    expect(nearMiss(qualification(30), [], 30)).toBeNull();
+    expect(nearMiss(qualification(null), [], 0)).toBeNull();
+  });
+});
+
+describe("near misses: subjects", () => {
+  const maths = [{ subject_slug: "mathematics", percentage: 55 }];
+
+  it("is a near miss one level short, not two, and never for a subject the learner does not take", () => {
+    expect(nearMiss(qualification(20, [requirement("mathematics", 60)]), maths, 30)?.missing).toEqual([
+      { kind: "subject", subject_slug: "mathematics", need_level: 5, have_level: 4, need_percentage: 60, have_percentage: 55 },
+    ]);
+    expect(nearMiss(qualification(20, [requirement("mathematics", 70)]), maths, 30)).toBeNull();
+    expect(nearMiss(qualification(20, [requirement("physical-sciences", 50)]), maths, 30)).toBeNull();
+  });
+
+  it("is a near miss when a percentage requirement is missed within the same level", () => {
+    expect(nearMiss(qualification(20, [requirement("mathematics", 58)]), maths, 30)?.missing[0]).toMatchObject({ kind: "subject", need_level: 4, have_level: 4 });
+  });
+
+  it("allows at most one unmet subject requirement", () => {
+    const marks = [...maths, { subject_slug: "physical-sciences", percentage: 55 }];
+    expect(nearMiss(qualification(20, [requirement("mathematics", 60), requirement("physical-sciences", 60)]), marks, 30)).toBeNull();
+  });
+
+  it("names the options of an alternative group that are one level short", () => {
+    const q = qualification(20, [alternative("mathematics", "mathematics", 60), alternative("mathematics", "mathematical-literacy", 70)]);
+    expect(nearMiss(q, maths, 30)?.missing).toEqual([
+      { kind: "group", group: "mathematics", options: [{ subject_slug: "mathematics", need_level: 5, have_level: 4, need_percentage: 60, have_percentage: 55 }] },
+    ]);
+    expect(nearMiss(q, [{ subject_slug: "mathematical-literacy", percentage: 45 }], 30)).toBeNull();
+  });
+
+  it("names a general requirement (another language) one level short", () => {
+    const languages = { "other-language": ["english-home-language", "isizulu-first-additional-language"] };
+    const q = qualification(20, [requirement("english-home-language", 50)], [{ rule: "other-language", min_percentage: 50, alternative_group: null }]);
+    const marks = [
+      { subject_slug: "english-home-language", percentage: 70 },
+      { subject_slug: "isizulu-first-additional-language", percentage: 45 },
+    ];
+    expect(nearMiss(q, marks, 30, 50, languages)?.missing).toEqual([
+      { kind: "group", group: "@other-language", options: [{ subject_slug: "@other-language", need_level: 4, have_level: 3, need_percentage: 50, have_percentage: 45 }] },
+    ]);
+  });
+
+  it("combines an APS shortfall with one subject one level short", () => {
+    expect(nearMiss(qualification(33, [requirement("mathematics", 60)]), maths, 30)?.missing).toEqual([
+      { kind: "aps", need: 33, have: 30 },
+      { kind: "subject", subject_slug: "mathematics", need_level: 5, have_level: 4, need_percentage: 60, have_percentage: 55 },
+    ]);
+  });
+});
+
+const NSC_7 = [0, 30, 40, 50, 60, 70, 80].map((from, i, all) => ({ from, to: (all[i + 1] ?? 101) - 1, points: i + 1, points_per_percent: null }));
+const SUBJECTS = ["english-home-language", "mathematics", "physical-sciences", "life-sciences", "geography", "history", "accounting"];
+
+function documentOf(slug: string, name: string, qualifications: ApsQualification[]): ApsUniversityDocument {
+  return {
+    university: { slug, name, short_name: name },
+    scheme: {
+      id: `${slug}-2027`,
+      university_slug: slug,
+      name: `${name} APS`,
+      intake_year: 2027,
+      method: "points",
+      life_orientation: "excluded",
+      maximum: 42,
+      confidence: "high",
+      notes: "",
+      source_url: "https://example.org/",
+      verified_on: "2026-11-21",
+      scales: [{ class: null, subjects: null, scale: "nsc-7", bands: NSC_7 }],
+      selection: [{ class: "all", subjects: SUBJECTS, count: 6, note: "the best six" }],
+      bonuses: [],
+    },
+    qualifications,
+    subjects: SUBJECTS.map((s) => ({ slug: s, name: s })),
+  };
+}
+
+// A learner at level 5 in six subjects: APS 30.
+const MARKS = SUBJECTS.slice(0, 6).map((subject_slug) => ({ subject_slug, percentage: 65 }));
+const q = (id: string, min_aps: number | null, requirements: ApsRequirement[] = []): ApsQualification => ({ id, name: id, min_aps, requirements });
+const DOCUMENTS = new Map<string, ApsUniversityDocument>([
+  ["alpha", documentOf("alpha", "Alpha University", [q("a-open", 20), q("a-near-2", 32), q("a-near-4", 34), q("a-far", 40), q("a-maths", 28, [requirement("mathematics", 70)])])],
+  ["beta", documentOf("beta", "Beta University", [q("b-open", 25)])],
+]);
+const INDEX: ApsIndex = { universities: [{ slug: "alpha", name: "Alpha University" }, { slug: "beta", name: "Beta University" }], subjects: SUBJECTS };
+const load = async (slug: string) => DOCUMENTS.get(slug) ?? null;
+
+describe("near misses in the calculator's answer", () => {
+  it("orders near misses by how little is missing", () => {
+    const result = apsResultOf(DOCUMENTS.get("alpha") as ApsUniversityDocument, MARKS);
+    expect(result.aps_score).toBe(30);
+    expect(result.qualifies_for).toEqual(["a-open"]);
+    expect(result.qualifications).toEqual([{ id: "a-open", name: "a-open", min_aps: 20 }]);
+    // One missing item before two; among one-item misses the smaller APS shortfall first.
+    expect(result.near_misses.map((m) => m.qualification_id)).toEqual(["a-maths", "a-near-2", "a-near-4"]);
+  });
+});
+
+describe("compare", () => {
+  it("answers every university in name order with the single calculator's figures", async () => {
+    const answer = await answerCompareRequest({ marks: MARKS }, INDEX, load);
+    expect(answer.status).toBe(200);
+    if (answer.status !== 200) return;
+    expect(answer.data.data.map((u) => u.university_slug)).toEqual(["alpha", "beta"]);
+    for (const entry of answer.data.data) {
+      const single = apsResultOf((await load(entry.university_slug)) as ApsUniversityDocument, MARKS);
+      expect(entry).toEqual({
+        university_slug: single.university_slug,
+        university_name: DOCUMENTS.get(entry.university_slug)?.university.name,
+        aps_score: single.aps_score,
+        maximum: single.maximum,
+        scheme: single.scheme,
+        qualifies_for: single.qualifies_for,
+        qualifications: single.qualifications,
+        near_misses: single.near_misses,
+      });
+    }
+    expect(answer.data.meta).toEqual({ universities: 2, qualifies_for_total: 2 });
+  });
+
+  it("answers only the universities named, still in name order", async () => {
+    const answer = await answerCompareRequest({ marks: MARKS, university_slugs: ["beta", "alpha"] }, INDEX, load);
+    expect(answer.status === 200 && answer.data.data.map((u) => u.university_slug)).toEqual(["alpha", "beta"]);
+    const one = await answerCompareRequest({ marks: MARKS, university_slugs: ["beta"] }, INDEX, load);
+    expect(one.status === 200 && one.data.meta).toEqual({ universities: 1, qualifies_for_total: 1 });
+  });
+
+  it.each([
+    ["an empty list", { marks: MARKS, university_slugs: [] }, "university_slugs"],
+    ["an unknown slug", { marks: MARKS, university_slugs: ["alpha", "atlantis"] }, "university_slugs[1]"],
+    ["a repeated slug", { marks: MARKS, university_slugs: ["alpha", "alpha"] }, "university_slugs[1]"],
+    ["a slug that is not a string", { marks: MARKS, university_slugs: [7] }, "university_slugs[0]"],
+    ["not an array", { marks: MARKS, university_slugs: "alpha" }, "university_slugs"],
+    ["no marks", { university_slugs: ["alpha"] }, "marks"],
+    ["an unknown subject", { marks: [{ subject_slug: "astrology", percentage: 60 }] }, "marks[0].subject_slug"],
+    ["a repeated subject", { marks: [MARKS[0], MARKS[0]] }, "marks[1].subject_slug"],
+    ["a percentage out of range", { marks: [{ subject_slug: "mathematics", percentage: 101 }] }, "marks[0].percentage"],
+    ["a field of the single calculator", { marks: MARKS, university_slug: "alpha" }, "university_slug"],
+  ])("answers 422 for %s, naming %s", async (_, body, path) => {
+    const answer = await answerCompareRequest(body, INDEX, load);
+    expect(answer.status).toBe(422);
+    if (answer.status === 422) {
+      expect(answer.code).toBe("invalid_aps_request");
+      expect(answer.details.map((d) => d.path)).toContain(path);
+    }
+  });
+
+  it("answers 422 for a body that is not an object", async () => {
+    for (const body of [null, [], "marks", 3]) expect((await answerCompareRequest(body, INDEX, load)).status).toBe(422);
+  });
+});
