@@ -6,7 +6,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { answerApsRequest } from "../domain/aps/request.ts";
+import { answerApsRequest, answerCompareRequest, type ApsIndex } from "../domain/aps/request.ts";
 import type { ApsUniversityDocument } from "../domain/aps/scheme.ts";
 import { TOP_LEARNER_SUBJECTS } from "../build/aps.ts";
 
@@ -58,6 +58,42 @@ export async function benchAps(distDir: string): Promise<void> {
       `(${Math.round(1e6 / microseconds).toLocaleString("en")} per second), score ${first.data.aps_score}, ` +
       `qualifies for ${first.data.qualifies_for.length}`,
   );
+  await benchCompare(distDir, documents, learnerFor(largest));
+}
+
+/** compare for every university in Node (documents in memory), then through the Worker on loopback. */
+async function benchCompare(distDir: string, documents: ApsUniversityDocument[], marks: { subject_slug: string; percentage: number }[]): Promise<void> {
+  const index = JSON.parse(readFileSync(path.join(distDir, "_internal", "aps-index.json"), "utf8")) as ApsIndex;
+  const bySlug = new Map(documents.map((d) => [d.university.slug, d]));
+  const load = async (slug: string) => bySlug.get(slug) ?? null;
+  const body = { marks };
+  const first = await answerCompareRequest(body, index, load);
+  if (first.status !== 200) throw new Error(`bench compare rejected: ${JSON.stringify(first)}`);
+  for (let i = 0; i < 100; i++) await answerCompareRequest(body, index, load);
+  const runs = 1_000;
+  const started = performance.now();
+  for (let i = 0; i < runs; i++) await answerCompareRequest(body, index, load);
+  const microseconds = ((performance.now() - started) * 1000) / runs;
+  const qualifications = documents.reduce((n, d) => n + d.qualifications.length, 0);
+  console.log(
+    `aps compare: all ${index.universities.length} universities (${qualifications} qualifications), Node: ${(microseconds / 1000).toFixed(2)} ms per call ` +
+      `(goal: under 1 ms), qualifies for ${first.data.meta.qualifies_for_total}, near misses ${first.data.data.reduce((n, u) => n + u.near_misses.length, 0)}`,
+  );
+  const { startLocalServer } = await import("./local-server.ts");
+  const { mixedLoad } = await import("./load.ts");
+  const server = await startLocalServer();
+  try {
+    const request = { method: "POST" as const, path: "/v1/data/aps-calculator/compare", body: JSON.stringify(body) };
+    await mixedLoad(server.origin, server.headers, [request], 1, 2); // warm the isolate: documents parsed once
+    const one = await mixedLoad(server.origin, server.headers, [request], 5, 1);
+    const busy = await mixedLoad(server.origin, server.headers, [request], 5, 8);
+    console.log(
+      `aps compare through the Worker (wrangler on loopback): one client p50 ${one.p50.toFixed(1)} ms, p99 ${one.p99.toFixed(1)} ms; ` +
+        `8 clients ${busy.perSecond.toFixed(0)} req/s, p50 ${busy.p50.toFixed(1)} ms`,
+    );
+  } finally {
+    await server.dispose();
+  }
 }
 
 if (process.argv[1] && pathToFileURL(path.resolve(process.argv[1])).href === import.meta.url) {

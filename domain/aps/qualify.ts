@@ -17,24 +17,41 @@ export type QualificationFailure =
 export type QualificationOutcome = { id: string; name: string; qualifies: boolean; failures: QualificationFailure[] };
 
 /** One way to meet a clause: one subject at a minimum, or any subject of a rule's class. */
-type Option = { label: string; subjects: readonly string[]; min_percentage: number };
+type Option = { label: string; subjects: ReadonlySet<string>; min_percentage: number };
 type Clause = { label: string; group: string | null; options: Option[] };
+/** `independent`: no rule and no subject in two clauses, so each clause can be checked on its own (the common case). */
+type Compiled = { clauses: Clause[]; independent: boolean };
 
 /** The rule name as it appears in failures and option lists: "@other-language". */
 const ruleLabel = (rule: string) => `@${rule}`;
 
-function clausesOf(qualification: ApsQualification, ruleSubjects: Readonly<Record<string, readonly string[]>>): Clause[] {
+// A qualification's clauses depend only on the (immutable) document: compiled once per qualification object.
+const compiled = new WeakMap<ApsQualification, Compiled>();
+
+function clausesOf(qualification: ApsQualification, ruleSubjects: Readonly<Record<string, readonly string[]>>): Compiled {
+  let entry = compiled.get(qualification);
+  if (!entry) {
+    const clauses = compileClauses(qualification, ruleSubjects);
+    const subjects = clauses.flatMap((c) => c.options.flatMap((o) => [...o.subjects]));
+    const independent = clauses.every((c) => c.options.every((o) => !o.label.startsWith("@"))) && new Set(subjects).size === subjects.length;
+    entry = { clauses, independent };
+    compiled.set(qualification, entry);
+  }
+  return entry;
+}
+
+function compileClauses(qualification: ApsQualification, ruleSubjects: Readonly<Record<string, readonly string[]>>): Clause[] {
   const clauses: Clause[] = [];
   const groups = new Map<string, Option[]>();
   const addToGroup = (group: string, option: Option) => groups.set(group, [...(groups.get(group) ?? []), option]);
   for (const r of qualification.requirements) {
-    const option = { label: r.subject_slug, subjects: [r.subject_slug], min_percentage: r.min_percentage };
+    const option = { label: r.subject_slug, subjects: new Set([r.subject_slug]), min_percentage: r.min_percentage };
     if (r.alternative_group !== null) addToGroup(r.alternative_group, option);
     else if (r.is_compulsory) clauses.push({ label: r.subject_slug, group: null, options: [option] });
   }
   const rules: Clause[] = [];
   for (const g of qualification.general_requirements ?? []) {
-    const option = { label: ruleLabel(g.rule), subjects: ruleSubjects[g.rule] ?? [], min_percentage: g.min_percentage };
+    const option = { label: ruleLabel(g.rule), subjects: new Set(ruleSubjects[g.rule] ?? []), min_percentage: g.min_percentage };
     if (g.alternative_group !== null) addToGroup(g.alternative_group, option);
     else rules.push({ label: ruleLabel(g.rule), group: null, options: [option] });
   }
@@ -45,25 +62,32 @@ function clausesOf(qualification: ApsQualification, ruleSubjects: Readonly<Recor
 
 /** The learner subjects that meet an option (a fractional 59.99 does not meet 60). */
 function meeting(option: Option, percentages: ReadonlyMap<string, number>): string[] {
-  return option.subjects.filter((s) => (percentages.get(s) ?? -1) >= option.min_percentage);
+  if (!option.label.startsWith("@")) return (percentages.get(option.label) ?? -1) >= option.min_percentage ? [option.label] : [];
+  const met: string[] = [];
+  // The learner's subjects (at most 20) against the option's set, never the other way round (a rule's class has ~90).
+  for (const [subject, percentage] of percentages) if (percentage >= option.min_percentage && option.subjects.has(subject)) met.push(subject);
+  return met;
+}
+
+/** The learner's best percentage among an option's subjects, or null when the learner takes none of them. */
+function bestOf(option: Option, percentages: ReadonlyMap<string, number>): number | null {
+  let best: number | null = null;
+  for (const [subject, percentage] of percentages) if (option.subjects.has(subject) && (best === null || percentage > best)) best = percentage;
+  return best;
 }
 
 function failureOf(clause: Clause, percentages: ReadonlyMap<string, number>): QualificationFailure {
   const [only] = clause.options;
   if (clause.group === null && only) {
     if (only.label.startsWith("@")) {
-      const best = Math.max(-1, ...only.subjects.map((s) => percentages.get(s) ?? -1));
-      return { kind: "rule", rule: only.label.slice(1), min_percentage: only.min_percentage, best: best < 0 ? null : best };
+      return { kind: "rule", rule: only.label.slice(1), min_percentage: only.min_percentage, best: bestOf(only, percentages) };
     }
     return { kind: "subject", subject_slug: only.label, min_percentage: only.min_percentage, percentage: percentages.get(only.label) ?? null };
   }
   return {
     kind: "alternatives",
     group: clause.label,
-    options: clause.options.map((o) => {
-      const best = Math.max(-1, ...o.subjects.map((s) => percentages.get(s) ?? -1));
-      return { subject_slug: o.label, min_percentage: o.min_percentage, percentage: best < 0 ? null : best };
-    }),
+    options: clause.options.map((o) => ({ subject_slug: o.label, min_percentage: o.min_percentage, percentage: bestOf(o, percentages) })),
   };
 }
 
@@ -97,8 +121,18 @@ export function explainQualification(
 ): QualificationOutcome {
   const failures: QualificationFailure[] = [];
   if (qualification.min_aps !== null && score < qualification.min_aps) failures.push({ kind: "min_aps", min_aps: qualification.min_aps, score });
-  const clauses = clausesOf(qualification, ruleSubjects);
-  const candidates = clauses.map((clause) => [...new Set(clause.options.flatMap((o) => meeting(o, percentages)))].sort());
+  const { clauses, independent } = clausesOf(qualification, ruleSubjects);
+  if (independent) {
+    for (const clause of clauses) {
+      const met = clause.options.some((o) => (percentages.get(o.label) ?? -1) >= o.min_percentage);
+      if (!met) failures.push(failureOf(clause, percentages));
+    }
+    return { id: qualification.id, name: qualification.name, qualifies: failures.length === 0, failures };
+  }
+  const candidates = clauses.map((clause) => {
+    if (clause.options.length === 1) return meeting(clause.options[0] as Option, percentages);
+    return [...new Set(clause.options.flatMap((o) => meeting(o, percentages)))];
+  });
   const { unmatched, owner } = matchClauses(candidates);
   for (const i of unmatched) {
     // What this clause could still use: the learner's subjects other clauses do not need.

@@ -4,10 +4,10 @@
 // {"error": {...}} and a 200 as {"data": ...}.
 import { z } from "zod";
 import { computeAps, type SubjectBreakdown, type UnfilledSlot } from "./engine.ts";
-import { nearMissOf, orderNearMisses } from "./near-miss.ts";
-import { explainQualifications } from "./qualify.ts";
+import { NEAR_MISS_APS_SHARE, nearMissOf, orderNearMisses, type NearMiss } from "./near-miss.ts";
+import { explainQualification, percentagesOf } from "./qualify.ts";
 import { CONFIDENCE_LEVELS, MAX_SLUG_LENGTH, SLUG } from "../../schema/vocabulary.ts";
-import { APS_METHODS, LIFE_ORIENTATION_TREATMENTS, type ApsUniversityDocument, type Mark } from "./scheme.ts";
+import { APS_METHODS, LIFE_ORIENTATION_TREATMENTS, type ApsQualification, type ApsUniversityDocument, type Mark } from "./scheme.ts";
 
 export const MAX_MARKS = 20;
 export const APS_ERROR_CODE = "invalid_aps_request";
@@ -223,15 +223,24 @@ export function checkMarks(raw: unknown, knownSubjects: ReadonlySet<string> | nu
 export function apsResultOf(document: ApsUniversityDocument, marks: readonly Mark[]): ApsResult {
   const computation = computeAps(document.scheme, marks);
   const { scheme } = document;
-  const outcomes = explainQualifications(document, marks, computation.score);
-  const byId = new Map(document.qualifications.map((q) => [q.id, q]));
-  const qualifying = outcomes.filter((o) => o.qualifies);
-  const nearMisses = outcomes.flatMap((o) => nearMissOf(o, byId.get(o.id)?.min_aps ?? null, scheme.maximum) ?? []);
+  const percentages = percentagesOf(marks);
+  const qualifying: ApsQualification[] = [];
+  const nearMisses: NearMiss[] = [];
+  for (const q of document.qualifications) {
+    // Far more than a near miss short on the APS: neither qualifies nor is a near miss; its subjects need no look.
+    if (q.min_aps !== null && q.min_aps - computation.score > NEAR_MISS_APS_SHARE * scheme.maximum + 1e-9) continue;
+    const outcome = explainQualification(q, percentages, computation.score, document.rule_subjects ?? {});
+    if (outcome.qualifies) qualifying.push(q);
+    else {
+      const miss = nearMissOf(outcome, q.min_aps, scheme.maximum);
+      if (miss) nearMisses.push(miss);
+    }
+  }
   return {
     aps_score: computation.score,
     university_slug: document.university.slug,
-    qualifies_for: qualifying.map((o) => o.id),
-    qualifications: qualifying.map((o) => ({ id: o.id, name: o.name, min_aps: byId.get(o.id)?.min_aps ?? null })),
+    qualifies_for: qualifying.map((q) => q.id),
+    qualifications: qualifying.map((q) => ({ id: q.id, name: q.name, min_aps: q.min_aps })),
     near_misses: orderNearMisses(nearMisses),
     exact_score: computation.exact_score,
     maximum: computation.maximum,
