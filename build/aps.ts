@@ -34,8 +34,10 @@ export const TOP_LEARNER_SUBJECTS = [
 const sortedText = (values: Iterable<string>) => [...values].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
 
 export type ApsLink = {
-  /** The current scheme (latest intake) of each university, by university slug. */
+  /** The current main scheme (latest intake, no variant) of each university, by university slug. */
   schemes: Map<string, ApsScheme>;
+  /** The current variant schemes (latest intake of each variant), by scheme id. */
+  variants: Map<string, ApsScheme>;
   problems: Problem[];
   warnings: Warning[];
 };
@@ -225,6 +227,7 @@ function assembleScheme(schemeRow: SchemeRow, inputs: SchemeInputs, problems: Pr
     university_slug: row.university_slug,
     name: row.name,
     intake_year: row.intake_year,
+    variant: row.variant,
     method: row.method,
     life_orientation: row.life_orientation,
     maximum: row.maximum,
@@ -247,37 +250,53 @@ function assembleScheme(schemeRow: SchemeRow, inputs: SchemeInputs, problems: Pr
   return scheme;
 }
 
-/** One scheme per university and intake; the latest intake's is the university's current scheme. */
-function currentSchemes(assembled: { at: Place; scheme: ApsScheme }[], problems: Problem[]): Map<string, ApsScheme> {
+/** One scheme per university, variant and intake; the latest intake's is the current one. */
+function currentSchemes(assembled: { at: Place; scheme: ApsScheme }[], problems: Problem[]): { main: Map<string, ApsScheme>; variants: Map<string, ApsScheme> } {
   const byUniversity = new Map<string, { at: Place; scheme: ApsScheme }[]>();
   for (const entry of assembled) {
-    const list = byUniversity.get(entry.scheme.university_slug) ?? [];
+    const key = `${entry.scheme.university_slug}|${entry.scheme.variant ?? ""}`;
+    const list = byUniversity.get(key) ?? [];
     const same = list.find((e) => e.scheme.intake_year === entry.scheme.intake_year);
     if (same) {
       problems.push({
         ...entry.at,
         column: "intake_year",
         value: String(entry.scheme.intake_year),
-        expected: `one scheme per university and intake (${entry.scheme.university_slug} already has ${same.scheme.id} for ${same.scheme.intake_year} at line ${same.at.line})`,
+        expected: `one scheme per university, variant and intake (${entry.scheme.university_slug} already has ${same.scheme.id} for ${same.scheme.intake_year} at line ${same.at.line})`,
       });
     }
     list.push(entry);
-    byUniversity.set(entry.scheme.university_slug, list);
+    byUniversity.set(key, list);
   }
-  const schemes = new Map<string, ApsScheme>();
-  for (const [slug, list] of byUniversity) schemes.set(slug, list.reduce((a, b) => (b.scheme.intake_year > a.scheme.intake_year ? b : a)).scheme);
-  return schemes;
+  const main = new Map<string, ApsScheme>();
+  const variants = new Map<string, ApsScheme>();
+  for (const list of byUniversity.values()) {
+    const latest = list.reduce((a, b) => (b.scheme.intake_year > a.scheme.intake_year ? b : a)).scheme;
+    if (latest.variant === null) main.set(latest.university_slug, latest);
+    else variants.set(latest.id, latest);
+  }
+  return { main, variants };
 }
 
 /** Every university has a scheme; every min_aps fits its scheme; intakes that differ from the scheme's are named. */
-function checkAgainstCatalogue(valid: ValidTables<T>, schemes: Map<string, ApsScheme>, problems: Problem[], warnings: Warning[]): void {
+function checkAgainstCatalogue(valid: ValidTables<T>, schemes: Map<string, ApsScheme>, variants: Map<string, ApsScheme>, problems: Problem[], warnings: Warning[]): void {
   for (const { at, row } of valid.universities) {
     if (!schemes.has(row.slug)) problems.push({ ...at, column: "slug", value: row.slug, expected: "a university with an APS scheme in aps-schemes.csv" });
   }
   const otherIntakes = new Map<string, Set<number>>();
   for (const { at, row } of valid.qualifications) {
-    const scheme = schemes.get(row.university_slug);
-    if (!scheme) continue;
+    const main = schemes.get(row.university_slug);
+    if (!main) continue;
+    const scheme = row.aps_scheme === null || row.aps_scheme === main.id ? main : variants.get(row.aps_scheme);
+    if (!scheme || scheme.university_slug !== row.university_slug) {
+      problems.push({
+        ...at,
+        column: "aps_scheme",
+        value: row.aps_scheme ?? "",
+        expected: `empty (the main scheme ${main.id}) or a current variant scheme of ${row.university_slug} (${[...variants.values()].filter((v) => v.university_slug === row.university_slug).map((v) => v.id).join(", ") || "it has none"})`,
+      });
+      continue;
+    }
     if (row.min_aps !== null && row.min_aps > scheme.maximum) {
       problems.push({
         ...at,
@@ -316,7 +335,7 @@ export function linkApsSchemes(valid: ValidTables<T>, model: Model): ApsLink {
     topLearner: TOP_LEARNER_SUBJECTS.filter((slug) => known.has(slug)).map((subject_slug) => ({ subject_slug, percentage: 100 })),
   };
   const assembled = valid.apsSchemes.map((schemeRow) => ({ at: schemeRow.at, scheme: assembleScheme(schemeRow, inputs, problems) }));
-  const schemes = currentSchemes(assembled, problems);
-  checkAgainstCatalogue(valid, schemes, problems, warnings);
-  return { schemes, problems, warnings };
+  const { main: schemes, variants } = currentSchemes(assembled, problems);
+  checkAgainstCatalogue(valid, schemes, variants, problems, warnings);
+  return { schemes, variants, problems, warnings };
 }

@@ -64,7 +64,7 @@ export function defaultBuildOptions(root: string, overrides: Partial<BuildOption
 
 /** What the stages up to link produce: the model and the APS schemes, or the problems that stop the build. */
 export type Assembly =
-  | { ok: true; model: Model; schemes: Map<string, ApsScheme>; conflicts: Conflict[]; warnings: Warning[] }
+  | { ok: true; model: Model; schemes: Map<string, ApsScheme>; variants: Map<string, ApsScheme>; conflicts: Conflict[]; warnings: Warning[] }
   | { ok: false; problems: Problem[]; warnings: Warning[] };
 
 /** Stages 1-3: load, validate, link (with the APS schemes). Tests use it to check the model without emitting. */
@@ -95,7 +95,7 @@ export async function assembleModel(options: Pick<BuildOptions, "sourcesDir" | "
   const problems = [...loaded.problems, ...validated.problems, ...linkProblems];
   log(`link      ${problems.length === 0 ? "all keys unique, all references resolve" : `${linkProblems.length} problem(s)`}`);
   if (problems.length > 0) return { ok: false, problems: sortProblems(problems), warnings };
-  return { ok: true, model: linked.model, schemes: aps.schemes, conflicts: linked.conflicts, warnings: [...warnings, ...catalogueWarnings(linked.model, linked.conflicts, options.today)] };
+  return { ok: true, model: linked.model, schemes: aps.schemes, variants: aps.variants, conflicts: linked.conflicts, warnings: [...warnings, ...catalogueWarnings(linked.model, linked.conflicts, options.today)] };
 }
 
 export async function runBuild(options: BuildOptions): Promise<BuildResult> {
@@ -104,12 +104,12 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
   const seconds = () => (performance.now() - started) / 1000;
   const assembly = await assembleModel(options, log);
   if (!assembly.ok) return { ok: false, problems: assembly.problems, warnings: assembly.warnings, seconds: seconds() };
-  const { model, schemes, conflicts, warnings } = assembly;
+  const { model, schemes, variants, conflicts, warnings } = assembly;
   if (options.conflictsReport) await writeFile(options.conflictsReport, formatConflictsReport(conflicts, model));
 
-  const records = resourceRecords(model, schemes);
+  const records = resourceRecords(model, schemes, variants);
   const find = findIndexFiles(records, model);
-  const emission = layoutFiles(records, [prospectusDocuments(model), ...apsDocuments(model, schemes), ...find.files], options, { find: find.manifest });
+  const emission = layoutFiles(records, [prospectusDocuments(model), ...apsDocuments(model, schemes, variants), ...find.files], options, { find: find.manifest });
   const emitProblems = [...emission.problems, ...find.problems];
   if (emitProblems.length > 0) return { ok: false, problems: emitProblems, warnings, seconds: seconds() };
   // The OpenAPI document and the reference page, outside the manifest (it describes the data files).

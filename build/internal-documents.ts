@@ -8,7 +8,7 @@ import type { Model } from "./link.ts";
 import { prospectusDocumentPath } from "./records.ts";
 
 /** One internal document per university with a scheme: the scheme, its qualifications, and the subject slugs. */
-export function apsDocuments(model: Model, schemes: Map<string, ApsScheme>): EmittedFile[] {
+export function apsDocuments(model: Model, schemes: Map<string, ApsScheme>, variants: Map<string, ApsScheme> = new Map()): EmittedFile[] {
   const subjects = model.subjects.map((s) => ({ slug: s.slug, name: s.name }));
   const files: EmittedFile[] = [];
   for (const university of model.universities) {
@@ -17,10 +17,12 @@ export function apsDocuments(model: Model, schemes: Map<string, ApsScheme>): Emi
     const document: ApsUniversityDocument = {
       university: { slug: university.slug, name: university.name, short_name: university.short_name },
       scheme,
+      variants: [...variants.values()].filter((v) => v.university_slug === university.slug).sort((a, b) => (a.id < b.id ? -1 : 1)),
       qualifications: university.qualifications.map((q) => ({
         id: q.id,
         name: q.name,
         min_aps: q.min_aps,
+        ...(q.aps_scheme !== null && q.aps_scheme !== scheme.id ? { scheme: q.aps_scheme } : {}),
         // Filled in the same way as the public requirement records, so both always agree.
         requirements: q.requirements.map((r) => ({
           subject_slug: r.subject.slug,

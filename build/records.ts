@@ -156,13 +156,13 @@ function collection<Detail, Item>(
   };
 }
 
-export function resourceRecords(model: Model, schemes: Map<string, ApsScheme>): ResourceRecords[] {
+export function resourceRecords(model: Model, schemes: Map<string, ApsScheme>, variants: Map<string, ApsScheme> = new Map()): ResourceRecords[] {
   return [
     collection("universities", model.universities.map((u) => ({ key: u.slug, record: universityRecord(u) })), api.University, api.UniversityListItem),
     {
       ...collection(
         "qualifications",
-        model.qualifications.map((q) => ({ key: q.id, record: qualificationRecord(q, schemes.get(q.university_slug)) })),
+        model.qualifications.map((q) => ({ key: q.id, record: qualificationRecord(q, (q.aps_scheme === null ? undefined : variants.get(q.aps_scheme)) ?? schemes.get(q.university_slug)) })),
         api.Qualification,
         api.QualificationListItem,
       ),

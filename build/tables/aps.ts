@@ -18,6 +18,9 @@ export function apsTables(today: string) {
       scheme: cell.slug(),
       university_slug: cell.slug(),
       intake_year: cell.integer(2000, 2100),
+      // Empty for the university's main scheme; a slug for another method some of its programmes use
+      // (qualifications name it in their aps_scheme column).
+      variant: cell.optionalSlug(),
       name: cell.text(),
       method: cell.oneOf(APS_METHODS),
       life_orientation: cell.oneOf(LIFE_ORIENTATION_TREATMENTS),

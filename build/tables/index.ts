@@ -110,11 +110,16 @@ export function sourceTables(today: string) {
       nqf_level: cell.integer(5, 8),
       // Empty: the university publishes no APS minimum for it (a witness must say so: `none` in its evidence).
       min_aps: cell.optionalInteger(0, 1000),
+      // Empty: the university's main APS scheme; else a variant scheme of the same university (aps-schemes.csv).
+      aps_scheme: cell.optionalSlug(),
       intake_year: cell.integer(2000, 2100),
       ...provenance,
     }),
     key: ["id"],
-    references: [{ column: "university_slug", table: "universities", targetColumn: "slug" }],
+    references: [
+      { column: "university_slug", table: "universities", targetColumn: "slug" },
+      { column: "aps_scheme", table: "aps-schemes", targetColumn: "scheme" },
+    ],
   });
 
   const witnesses = defineTable({

@@ -21,6 +21,7 @@ export type Missing =
   | { kind: "group"; group: string; options: MissingOption[] };
 
 export type NearMiss = { qualification_id: string; name: string; min_aps: number | null; missing: Missing[] };
+// (A near miss's APS shortfall is on the scheme its qualification's min_aps is on.)
 
 /** The option within one level of what it needs, or null (not taken, or two or more levels short). */
 function withinOneLevel(option: RequirementOutcome): MissingOption | null {

@@ -63,7 +63,16 @@ export const NearMissSchema = z.object({
   ),
 });
 
-export const QualificationNameSchema = z.object({ id: z.string(), name: z.string(), min_aps: z.number().int().nullable() });
+export const QualificationNameSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  min_aps: z.number().int().nullable(),
+  /** The scheme min_aps is on: the university's main scheme, or one of other_schemes. */
+  aps_scheme: z.string(),
+});
+
+/** The score on another method some of the university's programmes use (e.g. SMU's health schools). */
+export const OtherSchemeScoreSchema = z.object({ id: z.string(), name: z.string(), aps_score: z.number().int(), exact_score: z.number(), maximum: z.number().int() });
 
 export const SchemeSummarySchema = z.object({
   id: z.string(),
@@ -86,6 +95,8 @@ export const ApsResultSchema = z.object({
   /** The same qualifications as qualifies_for, in the same order, with their names and minimums. */
   qualifications: z.array(QualificationNameSchema),
   near_misses: z.array(NearMissSchema),
+  /** Scores on the university's other methods, where some of its programmes use one ([] for most). */
+  other_schemes: z.array(OtherSchemeScoreSchema),
   exact_score: z.number(),
   maximum: z.number().int(),
   breakdown: z.array(
@@ -115,6 +126,7 @@ export const ComparedUniversitySchema = z.object({
   qualifies_for: z.array(z.string()),
   qualifications: z.array(QualificationNameSchema),
   near_misses: z.array(NearMissSchema),
+  other_schemes: z.array(OtherSchemeScoreSchema),
 });
 export type ComparedUniversity = z.infer<typeof ComparedUniversitySchema>;
 
@@ -223,16 +235,20 @@ export function checkMarks(raw: unknown, knownSubjects: ReadonlySet<string> | nu
 export function apsResultOf(document: ApsUniversityDocument, marks: readonly Mark[]): ApsResult {
   const computation = computeAps(document.scheme, marks);
   const { scheme } = document;
+  // Each variant scheme scores the marks too; a qualification is judged on the scheme its min_aps is on.
+  const others = (document.variants ?? []).map((variant) => ({ variant, computation: computeAps(variant, marks) }));
+  const scoreOf = new Map([[scheme.id, { score: computation.score, maximum: scheme.maximum }], ...others.map((o) => [o.variant.id, { score: o.computation.score, maximum: o.variant.maximum }] as const)]);
   const percentages = percentagesOf(marks);
   const qualifying: ApsQualification[] = [];
   const nearMisses: NearMiss[] = [];
   for (const q of document.qualifications) {
+    const { score, maximum } = scoreOf.get(q.scheme ?? scheme.id) ?? { score: computation.score, maximum: scheme.maximum };
     // Far more than a near miss short on the APS: neither qualifies nor is a near miss; its subjects need no look.
-    if (q.min_aps !== null && q.min_aps - computation.score > NEAR_MISS_APS_SHARE * scheme.maximum + 1e-9) continue;
-    const outcome = explainQualification(q, percentages, computation.score, document.rule_subjects ?? {});
+    if (q.min_aps !== null && q.min_aps - score > NEAR_MISS_APS_SHARE * maximum + 1e-9) continue;
+    const outcome = explainQualification(q, percentages, score, document.rule_subjects ?? {});
     if (outcome.qualifies) qualifying.push(q);
     else {
-      const miss = nearMissOf(outcome, q.min_aps, scheme.maximum);
+      const miss = nearMissOf(outcome, q.min_aps, maximum);
       if (miss) nearMisses.push(miss);
     }
   }
@@ -240,8 +256,9 @@ export function apsResultOf(document: ApsUniversityDocument, marks: readonly Mar
     aps_score: computation.score,
     university_slug: document.university.slug,
     qualifies_for: qualifying.map((q) => q.id),
-    qualifications: qualifying.map((q) => ({ id: q.id, name: q.name, min_aps: q.min_aps })),
+    qualifications: qualifying.map((q) => ({ id: q.id, name: q.name, min_aps: q.min_aps, aps_scheme: q.scheme ?? scheme.id })),
     near_misses: orderNearMisses(nearMisses),
+    other_schemes: others.map(({ variant, computation: c }) => ({ id: variant.id, name: variant.name, aps_score: c.score, exact_score: c.exact_score, maximum: variant.maximum })),
     exact_score: computation.exact_score,
     maximum: computation.maximum,
     breakdown: computation.subjects,
@@ -324,6 +341,7 @@ export async function answerCompareRequest(body: unknown, index: ApsIndex, loadU
       qualifies_for: result.qualifies_for,
       qualifications: result.qualifications,
       near_misses: result.near_misses,
+      other_schemes: result.other_schemes,
     });
   }
   return { status: 200, data: { data, meta: { universities: data.length, qualifies_for_total: data.reduce((n, u) => n + u.qualifies_for.length, 0) } } };

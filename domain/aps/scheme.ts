@@ -34,6 +34,8 @@ export type ApsScheme = {
   university_slug: string;
   name: string;
   intake_year: number;
+  /** null for the university's main scheme; a name for another method some of its programmes use. */
+  variant: string | null;
   method: ApsMethod;
   life_orientation: LifeOrientationTreatment;
   /** The highest score possible on this scheme, as the university states it (whole number). */
@@ -65,6 +67,8 @@ export type ApsQualification = {
   name: string;
   /** null: no APS minimum is published; only the subject requirements are checked. */
   min_aps: number | null;
+  /** The variant scheme min_aps is on; absent for the university's main scheme. */
+  scheme?: string;
   requirements: ApsRequirement[];
   general_requirements?: ApsGeneralRequirement[];
 };
@@ -72,6 +76,8 @@ export type ApsQualification = {
 export type ApsUniversityDocument = {
   university: { slug: string; name: string; short_name: string };
   scheme: ApsScheme;
+  /** Other methods some of the university's programmes use (a qualification names one in `scheme`). */
+  variants?: ApsScheme[];
   qualifications: ApsQualification[];
   /** Every valid subject slug, so a request with an unknown subject is answered without another file. */
   subjects: { slug: string; name: string }[];

@@ -274,23 +274,34 @@ describe("Mathematics against Mathematical Literacy", () => {
     expect(withLiteracy.score).toBe(38);
   });
 
-  it("UWC: Mathematical Literacy uses the same double-weight table as Mathematics", async () => {
+  it("UWC: Mathematical Literacy fills the mathematics place on the ordinary table, as UWC's calculator scores it", async () => {
     const { mathematics: _, ...withoutMaths } = LEARNER_A;
     const literacy = await score("university-of-the-western-cape", { ...withoutMaths, "mathematical-literacy": 59.99 });
-    expect(literacy.score).toBe(41);
-    // Technical Mathematics is scored as an other subject: 59.99 -> 4 on the 8-point table, and competes with
-    // the others: best five of Geo 7, AFAL 5, PS 5, TM 4, LS 3 -> four: 21; maths place empty. 11 + 3 + 21 = 35
+    // English 11 + ML 4 (ordinary table, not the weighted one) + LO 3 + additional language AFAL 5 + best three
+    // others Geo 7, PS 5, LS 3 = 38
+    expect(literacy.score).toBe(38);
+    expect(literacy.subjects.find((s) => s.subject_slug === "mathematical-literacy")).toMatchObject({ points: 4, counted_as: "mathematics-or-literacy" });
+    // Technical Mathematics is scored as an other subject (4) and competes with the others; the maths place stays empty.
     const technical = await score("university-of-the-western-cape", { ...withoutMaths, "technical-mathematics": 59.99 });
-    expect(technical.score).toBe(35);
     expect(technical.unfilled.map((u) => u.class)).toEqual(["mathematics-or-literacy"]);
   });
 
-  it("UKZN: Mathematical Literacy fills the mathematics place", async () => {
+  it("UKZN: Mathematical Literacy fills the mathematics place; 90% and above earns 8", async () => {
     const { mathematics: _, ...withoutMaths } = LEARNER_A;
     const result = await score("university-of-kwazulu-natal", { ...withoutMaths, "mathematical-literacy": 75, accounting: 90 });
-    // English 6 + ML 6 + best four others Acc 7, Geo 7, AFAL 5, PS 5 = 24 -> 36
-    expect(result.score).toBe(36);
+    // English 6 + ML 6 + best four others Acc 8 (90%), Geo 7, AFAL 5, PS 5 = 25 -> 37
+    expect(result.score).toBe(37);
     expect(result.subjects.find((s) => s.subject_slug === "mathematical-literacy")).toMatchObject({ counted_as: "any-mathematics" });
+  });
+
+  it("TUT: a subject at level 1 is not counted; CUT: 0-29% earns 1, Life Orientation 1 point from 40%", async () => {
+    const low = { ...LEARNER_A, geography: 20 };
+    const tut = await score("tshwane-university-of-technology", low);
+    expect(tut.subjects.find((s) => s.subject_slug === "geography")?.points).toBe(0);
+    const cut = await score("central-university-of-technology", { ...low, "life-orientation": 39 });
+    expect(cut.subjects.find((s) => s.subject_slug === "geography")?.points).toBe(1);
+    expect(cut.subjects.find((s) => s.subject_slug === "life-orientation")?.points).toBe(0);
+    expect((await score("central-university-of-technology", { ...low, "life-orientation": 40 })).subjects.find((s) => s.subject_slug === "life-orientation")?.points).toBe(1);
   });
 
   it("SPU: Mathematical Literacy earns no bonus", async () => {

@@ -107,6 +107,7 @@ function documentOf(slug: string, name: string, qualifications: ApsQualification
       university_slug: slug,
       name: `${name} APS`,
       intake_year: 2027,
+      variant: null,
       method: "points",
       life_orientation: "excluded",
       maximum: 42,
@@ -138,7 +139,8 @@ describe("near misses in the calculator's answer", () => {
     const result = apsResultOf(DOCUMENTS.get("alpha") as ApsUniversityDocument, MARKS);
     expect(result.aps_score).toBe(30);
     expect(result.qualifies_for).toEqual(["a-open"]);
-    expect(result.qualifications).toEqual([{ id: "a-open", name: "a-open", min_aps: 20 }]);
+    expect(result.qualifications).toEqual([{ id: "a-open", name: "a-open", min_aps: 20, aps_scheme: "alpha-2027" }]);
+    expect(result.other_schemes).toEqual([]);
     // One missing item before two; among one-item misses the smaller APS shortfall first.
     expect(result.near_misses.map((m) => m.qualification_id)).toEqual(["a-maths", "a-near-2", "a-near-4"]);
   });
@@ -161,6 +163,7 @@ describe("compare", () => {
         qualifies_for: single.qualifies_for,
         qualifications: single.qualifications,
         near_misses: single.near_misses,
+        other_schemes: single.other_schemes,
       });
     }
     expect(answer.data.meta).toEqual({ universities: 2, qualifies_for_total: 2 });
@@ -195,5 +198,30 @@ describe("compare", () => {
 
   it("answers 422 for a body that is not an object", async () => {
     for (const body of [null, [], "marks", 3]) expect((await answerCompareRequest(body, INDEX, load)).status).toBe(422);
+  });
+});
+
+describe("programmes scored on another method of their university (scheme variants)", () => {
+  it("judges SMU's health programmes on seven subjects with Life Orientation, its science programmes on six", async () => {
+    const { loadApsSources } = await import("../fixtures/aps.ts");
+    const document = (await loadApsSources()).documents.get("sefako-makgatho-health-sciences-university");
+    if (!document) throw new Error("no SMU document");
+    expect(document.variants?.map((v) => v.id)).toEqual(["smu-2027-seven"]);
+    // Four main subjects at 5, Life Orientation at 4, two more at 4: SMU's own BPharm example, 32 on seven subjects.
+    const marks = [
+      { subject_slug: "english-home-language", percentage: 65 },
+      { subject_slug: "mathematics", percentage: 65 },
+      { subject_slug: "physical-sciences", percentage: 65 },
+      { subject_slug: "life-sciences", percentage: 65 },
+      { subject_slug: "life-orientation", percentage: 55 },
+      { subject_slug: "geography", percentage: 55 },
+      { subject_slug: "isizulu-first-additional-language", percentage: 55 },
+    ];
+    const result = apsResultOf(document, marks);
+    expect(result.aps_score).toBe(28); // six subjects without Life Orientation
+    expect(result.other_schemes).toEqual([expect.objectContaining({ id: "smu-2027-seven", aps_score: 32, maximum: 49 })]);
+    const pharmacy = document.qualifications.find((q) => q.name === "Bachelor of Pharmacy");
+    expect(pharmacy?.scheme).toBe("smu-2027-seven");
+    expect(result.qualifications).toContainEqual(expect.objectContaining({ id: pharmacy?.id, aps_scheme: "smu-2027-seven" }));
   });
 });

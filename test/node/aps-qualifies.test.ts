@@ -39,6 +39,7 @@ const FIXTURE: ApsUniversityDocument = {
     university_slug: "test-university",
     name: "Test APS",
     intake_year: 2026,
+    variant: null,
     method: "points",
     life_orientation: "excluded",
     maximum: 42,

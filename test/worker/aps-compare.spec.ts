@@ -43,6 +43,7 @@ describe("POST /v1/data/aps-calculator/compare", () => {
             qualifies_for: single.qualifies_for,
             qualifications: single.qualifications,
             near_misses: single.near_misses,
+            other_schemes: single.other_schemes,
           });
         }
       }),

@@ -417,6 +417,7 @@ export interface components {
                     id: string;
                     name: string;
                     min_aps: number | null;
+                    aps_scheme: string;
                 }[];
                 near_misses: {
                     qualification_id: string;
@@ -450,6 +451,13 @@ export interface components {
                         }[];
                     })[];
                 }[];
+                other_schemes: {
+                    id: string;
+                    name: string;
+                    aps_score: number;
+                    exact_score: number;
+                    maximum: number;
+                }[];
             }[];
             meta: {
                 universities: number;
@@ -478,6 +486,7 @@ export interface components {
                 id: string;
                 name: string;
                 min_aps: number | null;
+                aps_scheme: string;
             }[];
             near_misses: {
                 qualification_id: string;
@@ -510,6 +519,13 @@ export interface components {
                         have_percentage: number;
                     }[];
                 })[];
+            }[];
+            other_schemes: {
+                id: string;
+                name: string;
+                aps_score: number;
+                exact_score: number;
+                maximum: number;
             }[];
             exact_score: number;
             maximum: number;
