@@ -161,8 +161,12 @@ function scaleAssignmentsOf({ row }: SchemeRow, inputs: SchemeInputs, problems: 
 /** A points scheme needs fixed points in every band; a percentage scheme its own factor. */
 function checkMethodMatchesScales({ row }: SchemeRow, assignments: ScaleAssignment[], report: Report): void {
   for (const assignment of assignments) {
+    // A class of its own may weigh its subjects a whole multiple of the method's factor (CPUT's Method 2 doubles
+    // Mathematics and Physical Sciences); the default scale is the method's own factor.
+    const fits = (perPercent: number, factor: number) =>
+      assignment.class === null ? perPercent === factor : Number.isInteger(Math.round((perPercent / factor) * 1e9) / 1e9) && perPercent >= factor;
     const wrong = assignment.bands.find((band) =>
-      row.method === "points" ? band.points === null : band.points_per_percent !== null && band.points_per_percent !== FACTOR_OF_METHOD[row.method],
+      row.method === "points" ? band.points === null : band.points_per_percent !== null && !fits(band.points_per_percent, FACTOR_OF_METHOD[row.method]),
     );
     if (wrong) {
       report(

@@ -225,3 +225,20 @@ describe("programmes scored on another method of their university (scheme varian
     expect(result.qualifications).toContainEqual(expect.objectContaining({ id: pharmacy?.id, aps_scheme: "smu-2027-seven" }));
   });
 });
+
+describe("CPUT's Method 2 and 3 programmes", () => {
+  it("score Mathematics and Physical Sciences (Method 2) or Accounting (Method 3) double", async () => {
+    const { loadApsSources } = await import("../fixtures/aps.ts");
+    const { LEARNER_A_MARKS } = await import("../fixtures/learners.ts");
+    const document = (await loadApsSources()).documents.get("cape-peninsula-university-of-technology");
+    if (!document) throw new Error("no CPUT document");
+    const result = apsResultOf(document, [...LEARNER_A_MARKS, { subject_slug: "accounting", percentage: 70 }]);
+    const method = (id: string) => result.other_schemes.find((s) => s.id === id);
+    // (2 x Mathematics 59.99 + 2 x Physical Sciences 60 + English 72 + next best Geography 81) / 10 = 39.298
+    expect(method("cput-2027-method-2")).toMatchObject({ aps_score: 39, exact_score: 39.298, maximum: 60 });
+    // (2 x 59.99 + 2 x Accounting 70 + English 72 + best three others Geography 81, AFAL 65, PS 60) / 10 = 53.798
+    expect(method("cput-2027-method-3")).toMatchObject({ aps_score: 53, exact_score: 53.798, maximum: 80 });
+    const civil = document.qualifications.find((q) => q.name === "Diploma in Civil Engineering");
+    expect(civil?.scheme).toBe("cput-2027-method-2");
+  });
+});
