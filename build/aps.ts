@@ -235,6 +235,7 @@ function assembleScheme(schemeRow: SchemeRow, inputs: SchemeInputs, problems: Pr
     method: row.method,
     life_orientation: row.life_orientation,
     maximum: row.maximum,
+    ...(row.required_subjects_counted ? { required_subjects_counted: true } : {}),
     confidence: row.confidence,
     notes: row.notes ?? "",
     source_url: row.source_url,

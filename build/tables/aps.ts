@@ -25,6 +25,8 @@ export function apsTables(today: string) {
       method: cell.oneOf(APS_METHODS),
       life_orientation: cell.oneOf(LIFE_ORIENTATION_TREATMENTS),
       maximum: cell.integer(1, 1000),
+      // true: a programme's required subjects always count (UCT, Wits, Rhodes); empty or false: the best count.
+      required_subjects_counted: cell.optionalBoolean(),
       confidence: cell.oneOf(CONFIDENCE_LEVELS),
       notes: cell.optionalText(),
       ...provenance,

@@ -66,6 +66,7 @@ export const decimal = (min: number, max: number) =>
 export const optionalDecimal = (min: number, max: number) =>
   optionalCellOf(`a number from ${min} to ${max} (decimal point, no thousands separator)`, asDecimal(min, max));
 export const boolean = () => cellOf("true or false", (v) => (v === "true" ? true : v === "false" ? false : undefined));
+export const optionalBoolean = () => optionalCellOf("true or false", (v) => (v === "true" ? true : v === "false" ? false : undefined));
 export const date = () => cellOf("a real date written YYYY-MM-DD", asDate);
 export const optionalDate = () => optionalCellOf("a real date written YYYY-MM-DD", asDate);
 export const httpsUrl = () => cellOf("an absolute https:// URL", (v) => (isHttpsUrl(v) ? v : undefined));

@@ -64,6 +64,8 @@ function score(scheme: ApsScheme, mark: Mark): Scored {
   return { mark, scale, base, bonus, value: base + bonus };
 }
 
+const NO_SUBJECTS: ReadonlySet<string> = new Set();
+
 // Best first; ties go to the higher percentage, then to the subject slug, so the choice never depends
 // on the order the marks arrived in.
 const better = (a: Scored, b: Scored) =>
@@ -71,8 +73,14 @@ const better = (a: Scored, b: Scored) =>
   b.mark.percentage - a.mark.percentage ||
   (a.mark.subject_slug < b.mark.subject_slug ? -1 : a.mark.subject_slug > b.mark.subject_slug ? 1 : 0);
 
-export function computeAps(scheme: ApsScheme, marks: readonly Mark[]): ApsComputation {
-  const scored = marks.map((m) => score(scheme, { subject_slug: m.subject_slug, percentage: m.percentage })).sort(better);
+/**
+ * `required`: subjects a programme requires, which a scheme that counts required subjects (UCT, Wits) places
+ * before any other subject of the same slot, whether or not they are among the best.
+ */
+export function computeAps(scheme: ApsScheme, marks: readonly Mark[], required: ReadonlySet<string> = NO_SUBJECTS): ApsComputation {
+  const forced = scheme.required_subjects_counted ? required : NO_SUBJECTS;
+  const first = (a: Scored, b: Scored) => Number(forced.has(b.mark.subject_slug)) - Number(forced.has(a.mark.subject_slug));
+  const scored = marks.map((m) => score(scheme, { subject_slug: m.subject_slug, percentage: m.percentage })).sort((a, b) => first(a, b) || better(a, b));
   const countedAs = new Map<Scored, { class: string; note: string; position: number }>();
   const unfilled: UnfilledSlot[] = [];
 

@@ -231,6 +231,24 @@ export function checkMarks(raw: unknown, knownSubjects: ReadonlySet<string> | nu
   return raw.flatMap((item: unknown, i) => checkMark(item, i, knownSubjects, firstIndexOf, details) ?? []);
 }
 
+/** The subjects a programme requires that the learner takes: its compulsory subjects and, per alternative
+ * group, the learner's best option. */
+function requiredSubjectsOf(q: ApsQualification, percentages: ReadonlyMap<string, number>): Set<string> {
+  const required = new Set<string>();
+  const bestOfGroup = new Map<string, { slug: string; percentage: number }>();
+  for (const r of q.requirements) {
+    const percentage = percentages.get(r.subject_slug);
+    if (percentage === undefined) continue;
+    if (r.alternative_group === null) {
+      if (r.is_compulsory) required.add(r.subject_slug);
+    } else if ((bestOfGroup.get(r.alternative_group)?.percentage ?? -1) < percentage) {
+      bestOfGroup.set(r.alternative_group, { slug: r.subject_slug, percentage });
+    }
+  }
+  for (const { slug } of bestOfGroup.values()) required.add(slug);
+  return required;
+}
+
 /** The 200 answer for one university: its score on its own scheme, what the marks qualify for, near misses. */
 export function apsResultOf(document: ApsUniversityDocument, marks: readonly Mark[]): ApsResult {
   const computation = computeAps(document.scheme, marks);
@@ -242,7 +260,10 @@ export function apsResultOf(document: ApsUniversityDocument, marks: readonly Mar
   const qualifying: ApsQualification[] = [];
   const nearMisses: NearMiss[] = [];
   for (const q of document.qualifications) {
-    const { score, maximum } = scoreOf.get(q.scheme ?? scheme.id) ?? { score: computation.score, maximum: scheme.maximum };
+    let { score, maximum } = scoreOf.get(q.scheme ?? scheme.id) ?? { score: computation.score, maximum: scheme.maximum };
+    const qScheme = q.scheme === undefined ? scheme : (document.variants ?? []).find((v) => v.id === q.scheme);
+    // Where the programme's required subjects must count, its score is its own.
+    if (qScheme?.required_subjects_counted) score = computeAps(qScheme, marks, requiredSubjectsOf(q, percentages)).score;
     // Far more than a near miss short on the APS: neither qualifies nor is a near miss; its subjects need no look.
     if (q.min_aps !== null && q.min_aps - score > NEAR_MISS_APS_SHARE * maximum + 1e-9) continue;
     const outcome = explainQualification(q, percentages, score, document.rule_subjects ?? {});

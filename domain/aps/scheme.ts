@@ -38,6 +38,9 @@ export type ApsScheme = {
   variant: string | null;
   method: ApsMethod;
   life_orientation: LifeOrientationTreatment;
+  /** The programme's required subjects always count (UCT: "English and any required subject(s) ... and the
+   * next best"); a qualification's score then depends on its requirements. */
+  required_subjects_counted?: boolean;
   /** The highest score possible on this scheme, as the university states it (whole number). */
   maximum: number;
   confidence: Confidence;

@@ -242,3 +242,26 @@ describe("CPUT's Method 2 and 3 programmes", () => {
     expect(civil?.scheme).toBe("cput-2027-method-2");
   });
 });
+
+describe("schemes where a programme's required subjects always count (UCT)", () => {
+  it("scores a programme with its required subject counted even when it is not among the best", async () => {
+    const { loadApsSources } = await import("../fixtures/aps.ts");
+    const document = (await loadApsSources()).documents.get("university-of-cape-town");
+    if (!document) throw new Error("no UCT document");
+    expect(document.scheme.required_subjects_counted).toBe(true);
+    const { computeAps } = await import("../../domain/aps/engine.ts");
+    const marks = [
+      { subject_slug: "english-home-language", percentage: 80 },
+      { subject_slug: "mathematics", percentage: 80 },
+      { subject_slug: "geography", percentage: 90 },
+      { subject_slug: "history", percentage: 90 },
+      { subject_slug: "life-sciences", percentage: 90 },
+      { subject_slug: "accounting", percentage: 90 },
+      { subject_slug: "physical-sciences", percentage: 50 },
+    ];
+    // Generally: English 80 + the best five others 90 + 90 + 90 + 90 + 80 = 520.
+    expect(computeAps(document.scheme, marks).score).toBe(520);
+    // Where Mathematics and Physical Sciences are required: 80 + 80 + 50 + the next best three 90 x 3 = 480.
+    expect(computeAps(document.scheme, marks, new Set(["mathematics", "physical-sciences"])).score).toBe(480);
+  });
+});
