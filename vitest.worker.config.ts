@@ -1,7 +1,7 @@
 import { cloudflareTest } from "@cloudflare/vitest-pool-workers";
 import { defineConfig } from "vitest/config";
 import { exportJWK, generateKeyPair } from "jose";
-import { prepareTestDataset } from "./test/support/dataset.ts";
+import { prepareTestDataset } from "./support/test-dataset.ts";
 
 // Tests that run inside workerd, through the real Worker (functions/) and a real build (.test-dist/).
 // Keys are made fresh for every run: two trusted ones (to show rotation) and one the Worker does not know.

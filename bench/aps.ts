@@ -8,6 +8,7 @@ import { performance } from "node:perf_hooks";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { answerApsRequest, answerCompareRequest, type ApsIndex } from "../domain/aps/request.ts";
 import type { ApsUniversityDocument } from "../domain/aps/scheme.ts";
+import { SCOPES } from "../domain/scopes.ts";
 import { TOP_LEARNER_SUBJECTS } from "../build/aps.ts";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -79,20 +80,21 @@ async function benchCompare(distDir: string, documents: ApsUniversityDocument[],
     `aps compare: all ${index.universities.length} universities (${qualifications} qualifications), Node: ${(microseconds / 1000).toFixed(2)} ms per call ` +
       `(goal: under 1 ms), qualifies for ${first.data.meta.qualifies_for_total}, near misses ${first.data.data.reduce((n, u) => n + u.near_misses.length, 0)}`,
   );
-  const { startLocalServer } = await import("./local-server.ts");
+  const { startLocalServer } = await import("../support/local-server.ts");
   const { mixedLoad } = await import("./load.ts");
-  const server = await startLocalServer();
+  const server = await startLocalServer("bench");
+  const headers = { authorization: `Bearer ${await server.token([...SCOPES])}` };
   try {
     const request = { method: "POST" as const, path: "/v1/data/aps-calculator/compare", body: JSON.stringify(body) };
-    await mixedLoad(server.origin, server.headers, [request], 1, 2); // warm the isolate: documents parsed once
-    const one = await mixedLoad(server.origin, server.headers, [request], 5, 1);
-    const busy = await mixedLoad(server.origin, server.headers, [request], 5, 8);
+    await mixedLoad(server.base, headers, [request], 1, 2); // warm the isolate: documents parsed once
+    const one = await mixedLoad(server.base, headers, [request], 5, 1);
+    const busy = await mixedLoad(server.base, headers, [request], 5, 8);
     console.log(
       `aps compare through the Worker (wrangler on loopback): one client p50 ${one.p50.toFixed(1)} ms, p99 ${one.p99.toFixed(1)} ms; ` +
         `8 clients ${busy.perSecond.toFixed(0)} req/s, p50 ${busy.p50.toFixed(1)} ms`,
     );
   } finally {
-    await server.dispose();
+    await server.stop();
   }
 }
 

@@ -1,7 +1,7 @@
 // Runs one build in its own process and prints its figures as JSON, so the parent can report the
 // build's own peak memory (maxRSS) without the benchmark's memory mixed in.
 import { defaultBuildOptions, runBuild } from "../build/index.ts";
-import { ROOT } from "../test/support/dataset.ts";
+import { ROOT } from "../support/test-dataset.ts";
 
 const [sourcesDir, importedDir, outDir] = process.argv.slice(2);
 if (!sourcesDir || !importedDir || !outDir) throw new Error("usage: build-child.ts SOURCES IMPORTED OUT");

@@ -4,8 +4,8 @@ import { spawnSync } from "node:child_process";
 import { createWriteStream } from "node:fs";
 import { mkdir, rm } from "node:fs/promises";
 import path from "node:path";
-import { ROOT } from "../test/support/dataset.ts";
-import { tempDir } from "../test/support/tree.ts";
+import { ROOT } from "../support/test-dataset.ts";
+import { tempDir } from "../lib/files.ts";
 
 export type BuildFigures = { ok: boolean; seconds: number; files?: number; bytes?: number; maxRssMiB: number };
 

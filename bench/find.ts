@@ -12,7 +12,7 @@ import type { Manifest } from "../lib/layout.ts";
 import { newSigningKey, publicJwk, type SigningKey } from "../lib/signing-keys.ts";
 import { signToken } from "../lib/tokens.ts";
 import { WRANGLER_OFFLINE_ENV } from "../lib/wrangler-env.ts";
-import { prepareTestDataset, ROOT, TEST_DIST } from "../test/support/dataset.ts";
+import { prepareTestDataset, ROOT, TEST_DIST } from "../support/test-dataset.ts";
 import { combine, load, type LoadFigures } from "./worker.ts";
 
 Object.assign(process.env, WRANGLER_OFFLINE_ENV);

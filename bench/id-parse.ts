@@ -10,7 +10,7 @@ import { pathToFileURL } from "node:url";
 import { validate as validatorValidate } from "south-african-id-validator";
 import { stdnum } from "stdnum";
 import { buildIdNumber, parseIdNumber, type ParsedId } from "../domain/id-number.ts";
-import { ID_NUMBER_CASES, POLICY_TOPICS, type IdNumberCase } from "../test/fixtures/id-number-cases.ts";
+import { ID_NUMBER_CASES, POLICY_TOPICS, type IdNumberCase } from "../domain/id-number-cases.ts";
 
 // These three are CommonJS/UMD with no usable ESM named exports (and two have no types), so they are
 // loaded with require and given the shape their source code returns.

@@ -10,8 +10,8 @@ import { benchLoad } from "./load.ts";
 import { benchNational } from "./national.ts";
 import { benchWorker } from "./worker.ts";
 import { defaultBuildOptions, runBuild } from "../build/index.ts";
-import { ROOT } from "../test/support/dataset.ts";
-import { removeAll, tempDir } from "../test/support/tree.ts";
+import { ROOT } from "../support/test-dataset.ts";
+import { removeAll, tempDir } from "../lib/files.ts";
 
 const parts: [string, () => Promise<unknown>][] = [
   ["build", benchBuild],

@@ -4,8 +4,9 @@
 // status, and fails (exit code 1) on any 5xx. Bounded well under the ~75,000 requests after which
 // wrangler dev 4.86.0 itself runs out of heap (README, Benchmarks).
 import http from "node:http";
+import { SCOPES } from "../domain/scopes.ts";
 import { performance } from "node:perf_hooks";
-import { startLocalServer } from "./local-server.ts";
+import { startLocalServer } from "../support/local-server.ts";
 
 export type LoadRequest = { method: "GET" | "POST"; path: string; body?: string };
 export type MixedFigures = {
@@ -116,10 +117,11 @@ export function formatMixed(title: string, f: MixedFigures): string {
 }
 
 export async function benchLoad(seconds = 60, connections = 32): Promise<boolean> {
-  const server = await startLocalServer();
+  const server = await startLocalServer("bench");
+  const headers = { authorization: `Bearer ${await server.token([...SCOPES])}` };
   try {
-    const mix = await loadMix(server.origin, server.headers);
-    const figures = await mixedLoad(server.origin, server.headers, mix, seconds, connections, 60_000);
+    const mix = await loadMix(server.base, headers);
+    const figures = await mixedLoad(server.base, headers, mix, seconds, connections, 60_000);
     console.log(`\nMixed load (${connections} connections, ${seconds} s, ${mix.length} distinct requests in rotation)`);
     console.log(formatMixed("GET detail/list/requirements/school, POST APS and ID", figures));
     const errors = [...figures.byStatus].filter(([status]) => status >= 500).reduce((n, [, count]) => n + count, 0);
@@ -129,6 +131,6 @@ export async function benchLoad(seconds = 60, connections = 32): Promise<boolean
     }
     return true;
   } finally {
-    await server.dispose();
+    await server.stop();
   }
 }

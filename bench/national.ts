@@ -8,8 +8,8 @@ import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
 import { benchImport } from "./import.ts";
 import { measureBuild } from "./build.ts";
-import { ROOT } from "../test/support/dataset.ts";
-import { removeAll, tempDir } from "../test/support/tree.ts";
+import { ROOT } from "../support/test-dataset.ts";
+import { removeAll, tempDir } from "../lib/files.ts";
 
 const FREE_PLAN_FILES = 20_000;
 

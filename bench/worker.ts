@@ -10,7 +10,7 @@ import type { Env } from "../functions/env.ts";
 import { newSigningKey, publicJwk } from "../lib/signing-keys.ts";
 import { signToken } from "../lib/tokens.ts";
 import { WRANGLER_OFFLINE_ENV } from "../lib/wrangler-env.ts";
-import { prepareTestDataset, ROOT } from "../test/support/dataset.ts";
+import { prepareTestDataset, ROOT } from "../support/test-dataset.ts";
 
 Object.assign(process.env, WRANGLER_OFFLINE_ENV);
 

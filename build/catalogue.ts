@@ -7,7 +7,7 @@
 import path from "node:path";
 import { compareRank, confidenceOf, decide, weakest, type Decision, type Statement, type WitnessKind } from "../domain/evidence.ts";
 import { canonicalRequirements, formatRequirements, type RequirementClause, type RequirementRule } from "../domain/requirements.ts";
-import type { Confidence } from "../schema/vocabulary.ts";
+import type { Confidence } from "../lib/vocabulary.ts";
 import type { Place, Problem } from "./problems.ts";
 import type { Row } from "./tables/define.ts";
 import type { SourceTables } from "./tables/index.ts";

@@ -1,7 +1,7 @@
 // How complete and how current the curated data is, printed at every build (the coverage table) and
 // warned about where it falls short: the programme catalogue per university, its confidence mix, rows on an
 // older intake than the one applications are open for, and open conflicts between witnesses.
-import { CONFIDENCE_LEVELS } from "../schema/vocabulary.ts";
+import { CONFIDENCE_LEVELS } from "../lib/vocabulary.ts";
 import type { Conflict } from "./catalogue.ts";
 import type { Model } from "./link.ts";
 import type { Warning } from "./problems.ts";

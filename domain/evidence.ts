@@ -12,7 +12,7 @@
 // A witness speaking for an older intake than the row's, or for no stated intake, counts one level lower.
 // Two witnesses of one lineage (a project and its own copies, a site and the site it says it copies) are one
 // witness: agreement between them adds nothing.
-import type { Confidence } from "../schema/vocabulary.ts";
+import type { Confidence } from "../lib/vocabulary.ts";
 
 export const WITNESS_KINDS = ["own-page", "official-document", "transcription", "third-party"] as const;
 export type WitnessKind = (typeof WITNESS_KINDS)[number];

@@ -6,7 +6,7 @@
 // docs/id-parsing.md describes the rules and the result for the API documentation.
 
 import { z } from "zod";
-import { ISO_DATE as DATE_FORMAT } from "../schema/vocabulary.ts";
+import { ISO_DATE as DATE_FORMAT } from "../lib/vocabulary.ts";
 
 // The API's reference date is "today in Johannesburg"; it lives in lib/ because the build uses it too.
 export { todayInJohannesburg } from "../lib/dates.ts";

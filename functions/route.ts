@@ -3,7 +3,7 @@
 // slashes, internal file names) can reach a file that is not a public document.
 import { ENDPOINT_SCOPES, type RequiredScope } from "../domain/scopes.ts";
 import { DOCS_PATH, PUBLIC_DOCUMENTS, type PublicDocument } from "../lib/public-documents.ts";
-import { PATTERN } from "../schema/vocabulary.ts";
+import { PATTERN } from "../lib/vocabulary.ts";
 
 export type Target =
   | { kind: "list"; resource: string }

@@ -6,7 +6,31 @@
 // query, then the other matches; ties (and plain filters) keep the list's own order.
 import { columnValue, rowsWithWords, type Column, type FindIndexPart } from "./find-index.ts";
 import { boundingBox, distanceKm } from "./geo.ts";
-import type { Match, Point } from "../schema/query.ts";
+
+/** How a parameter selects rows of a list's find index (lib/find.ts evaluates these). */
+export type Match =
+  /** page and per_page: lib/pagination.ts; a bad value is 400 invalid_pagination. */
+  | { kind: "page" }
+  /** The row's value in `column` equals the parameter's value. */
+  | { kind: "equals"; column: string }
+  /** Either column equals the value (a postal code's street or box code). */
+  | { kind: "either"; columns: string[] }
+  /** The row's list in `column` holds the value (a qualification's requirement subjects). */
+  | { kind: "includes"; column: string }
+  /** The column holds folded text (lib/text.ts searchKey) equal to the folded value. */
+  | { kind: "folded"; column: string }
+  /** A province id or code, resolved against the provinces list; the column holds province ids. */
+  | { kind: "province"; column: string }
+  /** The column holds [open_date | null, close_date] cycles; one must span the date. */
+  | { kind: "open-on"; column: string }
+  /** Name search: every query word starts a word of one of the columns (the first is the name). */
+  | { kind: "search"; columns: string[] }
+  /** Within `radius_km` of a point; ordered by distance, each item with distance_km. */
+  | { kind: "near"; latitude: string; longitude: string }
+  /** The radius of `near`. */
+  | { kind: "radius" };
+
+export type Point = { latitude: number; longitude: number };
 
 /** A parsed, resolved parameter: its match rule and its value (a province already resolved to its id). */
 export type Criterion = { name: string; match: Match; value: unknown };

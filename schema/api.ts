@@ -5,7 +5,7 @@ import { z } from "zod";
 import { ERROR_CODES, type ErrorCode } from "./errors.ts";
 import { WITNESS_KINDS } from "../domain/evidence.ts";
 import { REQUIREMENT_RULES } from "../domain/requirements.ts";
-import { CONFIDENCE_LEVELS, ISO_DATE, OPAQUE_ID, QUALIFICATION_TYPES, SCHOOL_PHASES, SCHOOL_SECTORS, UNIVERSITY_TYPES, UUID } from "./vocabulary.ts";
+import { CONFIDENCE_LEVELS, ISO_DATE, OPAQUE_ID, QUALIFICATION_TYPES, SCHOOL_PHASES, SCHOOL_SECTORS, UNIVERSITY_TYPES, UUID } from "../lib/vocabulary.ts";
 
 const date = z.string().regex(ISO_DATE);
 const uuid = z.string().regex(UUID);

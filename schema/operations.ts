@@ -25,7 +25,7 @@ import { servedProspectus } from "../lib/prospectuses.ts";
 import * as api from "./api.ts";
 import { LIST_QUERY_PARAMETERS, listParameters, type ListResource } from "./query.ts";
 import type { ErrorCode } from "./errors.ts";
-import { MAX_SLUG_LENGTH, OPAQUE_ID, SLUG, UUID } from "./vocabulary.ts";
+import { MAX_SLUG_LENGTH, OPAQUE_ID, SLUG, UUID } from "../lib/vocabulary.ts";
 
 /** What an example may read from the build it is generated with (build/public-documents.ts provides it). */
 export interface ExampleSource {

@@ -5,6 +5,9 @@
 // (build/find-index.ts), the README lists it, and the OpenAPI document can list the parameters from it
 // (z.toJSONSchema(schema, { io: "input" }) gives each one's string form). Pure: no Worker code here.
 import { z } from "zod";
+import type { Match, Point } from "../lib/find.ts";
+
+export type { Match, Point } from "../lib/find.ts";
 import { isRealDate } from "../lib/dates.ts";
 import { MAX_PER_PAGE, parsePageRequest } from "../lib/pagination.ts";
 import { searchKey, searchWords } from "../lib/text.ts";
@@ -16,30 +19,7 @@ import {
   SCHOOL_SECTORS,
   SLUG,
   UNIVERSITY_TYPES,
-} from "./vocabulary.ts";
-
-/** How a parameter selects rows of a list's find index (lib/find.ts evaluates these). */
-export type Match =
-  /** page and per_page: lib/pagination.ts; a bad value is 400 invalid_pagination. */
-  | { kind: "page" }
-  /** The row's value in `column` equals the parameter's value. */
-  | { kind: "equals"; column: string }
-  /** Either column equals the value (a postal code's street or box code). */
-  | { kind: "either"; columns: string[] }
-  /** The row's list in `column` holds the value (a qualification's requirement subjects). */
-  | { kind: "includes"; column: string }
-  /** The column holds folded text (lib/text.ts searchKey) equal to the folded value. */
-  | { kind: "folded"; column: string }
-  /** A province id or code, resolved against the provinces list; the column holds province ids. */
-  | { kind: "province"; column: string }
-  /** The column holds [open_date | null, close_date] cycles; one must span the date. */
-  | { kind: "open-on"; column: string }
-  /** Name search: every query word starts a word of one of the columns (the first is the name). */
-  | { kind: "search"; columns: string[] }
-  /** Within `radius_km` of a point; ordered by distance, each item with distance_km. */
-  | { kind: "near"; latitude: string; longitude: string }
-  /** The radius of `near`. */
-  | { kind: "radius" };
+} from "../lib/vocabulary.ts";
 
 export type QueryParameter = {
   /** Raw query-string value in, parsed value out; its issues' messages are the 400's details. */
@@ -51,7 +31,7 @@ export type QueryParameter = {
   requires?: string;
 };
 
-export type Point = { latitude: number; longitude: number };
+
 
 export const Q_MIN_LENGTH = 2;
 export const Q_MAX_LENGTH = 100;

@@ -2,11 +2,10 @@
 // national files into the committed tables in sources/ (high-schools.csv, postal-codes.csv, nsc-results.csv).
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { parseArgs } from "node:util";
-import { isRealDate } from "../build/tables/cells.ts";
 import { todayInJohannesburg } from "../lib/dates.ts";
 import { UnreadableFileError } from "../importers/read-table.ts";
-import { DATASETS, DEFAULT_OUT_DIR, importNational, InputError, runImport, type Dataset, type ImportOptions } from "../importers/run.ts";
+import { parseCommand, UsageError } from "../importers/command.ts";
+import { importNational, InputError, runImport } from "../importers/run.ts";
 import { localUpstream } from "../nightly/upstream.ts";
 import { DBE_SOURCE_URL } from "../importers/schools.ts";
 import { SAPO_SOURCE_URL } from "../importers/postal-codes.ts";
@@ -32,58 +31,6 @@ all           a folder laid out like ../shared/data (schools/, postal-codes/, ns
 --out DIR              where the tables are written (default: sources/, the committed tables)
 --verified-on DATE     the verified_on of every row (default: today in Johannesburg); the same files and date
                        give byte-identical tables`;
-
-export class UsageError extends Error {}
-
-export type CliCommand =
-  | { kind: "help" }
-  | ({ kind: "import" } & ImportOptions)
-  | { kind: "all"; folder: string; outDir: string; verifiedOn: string };
-
-export function parseCommand(argv: readonly string[], today: string): CliCommand {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: [...argv],
-      allowPositionals: true,
-      strict: true,
-      options: {
-        out: { type: "string" },
-        "verified-on": { type: "string" },
-        schools: { type: "string", multiple: true },
-        help: { type: "boolean", short: "h" },
-      },
-    });
-  } catch (error) {
-    throw new UsageError(error instanceof Error ? error.message.split("\n")[0] : String(error));
-  }
-  const { values, positionals } = parsed;
-  if (values.help) return { kind: "help" };
-  const [dataset, ...inputs] = positionals;
-  if (dataset !== "all" && !DATASETS.includes(dataset as Dataset)) {
-    throw new UsageError(dataset === undefined ? "name a dataset" : `unknown dataset "${dataset}"`);
-  }
-  const outDir = values.out === undefined ? DEFAULT_OUT_DIR : path.resolve(values.out);
-  const verifiedOn = values["verified-on"] ?? today;
-  if (!isRealDate(verifiedOn)) throw new UsageError(`--verified-on must be a real date written YYYY-MM-DD, not "${verifiedOn}"`);
-  if (verifiedOn > today) throw new UsageError(`--verified-on ${verifiedOn} is in the future (today is ${today})`);
-  if (values.schools !== undefined && dataset !== "nsc") throw new UsageError("--schools goes with the nsc dataset only");
-  if (dataset === "all") {
-    if (inputs.length !== 1) throw new UsageError("all takes exactly one folder (with schools/, postal-codes/ and nsc/)");
-    return { kind: "all", folder: path.resolve(inputs[0] as string), outDir, verifiedOn };
-  }
-  if (inputs.length === 0) throw new UsageError(`name the ${dataset} file(s) to import`);
-  if (dataset === "postal-codes" && inputs.length !== 1) throw new UsageError("postal-codes takes exactly one file");
-  return { kind: "import", dataset: dataset as Dataset, inputs, outDir, verifiedOn, ...(values.schools ? { schools: values.schools } : {}) };
-}
-
-/** The import options of a single-dataset command (what the tests of each importer check). */
-export function parseArguments(argv: readonly string[], today: string): ImportOptions {
-  const command = parseCommand(argv, today);
-  if (command.kind !== "import") throw new UsageError(`expected one dataset, not ${command.kind}`);
-  const { kind: _kind, ...options } = command;
-  return options;
-}
 
 async function main(argv: readonly string[]): Promise<number> {
   try {

@@ -1,11 +1,12 @@
 // `npm run rebuild [-- options]`: the nightly job (nightly/rebuild.ts). Exits 0 when it published,
 // 1 when the guard refused or a step failed (dist/ unchanged), 2 for a usage error.
 import path from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { parseArgs } from "node:util";
+import { runCommand, UsageError } from "../lib/cli.ts";
+import { ROOT } from "../lib/root.ts";
 import { formatReport } from "../nightly/report.ts";
 import { runRebuild, type RebuildOptions } from "../nightly/rebuild.ts";
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
 const USAGE = `usage: npm run rebuild -- [--deploy] [--allow-drop] [--max-drop SHARE] [--config FILE]
                            [--upstream DIR] [--sources DIR] [--out DIR] [--report DIR]
@@ -18,58 +19,45 @@ const USAGE = `usage: npm run rebuild -- [--deploy] [--allow-drop] [--max-drop S
   --sources DIR    the sources to build; its national tables are refreshed on publication (default sources/)
   --report DIR     where rebuild-report.md and .json are written (default .rebuild/)`;
 
-class UsageError extends Error {}
-
-export function parseRebuildArguments(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): RebuildOptions {
-  const sourcesDefault = path.join(ROOT, "sources");
+function rebuildOptionsOf(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): RebuildOptions | "help" {
+  const { values } = parseArgs({
+    args: [...argv],
+    options: {
+      deploy: { type: "boolean", default: false },
+      "allow-drop": { type: "boolean", default: false },
+      "max-drop": { type: "string" },
+      config: { type: "string" },
+      upstream: { type: "string" },
+      sources: { type: "string" },
+      out: { type: "string" },
+      report: { type: "string" },
+      help: { type: "boolean", default: false },
+    },
+  });
+  if (values.help) return "help";
   const options: RebuildOptions = {
     root: ROOT,
-    configFile: path.join(ROOT, "nightly", "upstream.json"),
-    upstreamDir: env.EDU_UPSTREAM_DIR?.trim() || undefined,
-    sourcesDir: sourcesDefault,
-    outDir: path.join(ROOT, "dist"),
-    reportDir: path.join(ROOT, ".rebuild"),
-    allowDrop: false,
-    deploy: false,
+    configFile: path.resolve(values.config ?? path.join(ROOT, "nightly", "upstream.json")),
+    upstreamDir: values.upstream ? path.resolve(values.upstream) : env.EDU_UPSTREAM_DIR?.trim() || undefined,
+    sourcesDir: path.resolve(values.sources ?? path.join(ROOT, "sources")),
+    outDir: path.resolve(values.out ?? path.join(ROOT, "dist")),
+    reportDir: path.resolve(values.report ?? path.join(ROOT, ".rebuild")),
+    allowDrop: values["allow-drop"],
+    deploy: values.deploy,
   };
-  for (let i = 0; i < argv.length; i++) {
-    const flag = argv[i] as string;
-    if (flag === "--deploy") options.deploy = true;
-    else if (flag === "--allow-drop") options.allowDrop = true;
-    else if (["--max-drop", "--config", "--upstream", "--sources", "--out", "--report"].includes(flag)) {
-      const value = argv[++i];
-      if (value === undefined || value.startsWith("--")) throw new UsageError(`${flag} needs a value`);
-      if (flag === "--max-drop") {
-        const share = Number(value);
-        if (!/^\d*\.?\d+$/.test(value) || share > 1) throw new UsageError(`--max-drop must be a share from 0 to 1 (0.1 = 10%), not "${value}"`);
-        options.maxDropShare = share;
-      } else if (flag === "--config") options.configFile = path.resolve(value);
-      else if (flag === "--upstream") options.upstreamDir = path.resolve(value);
-      else if (flag === "--sources") options.sourcesDir = path.resolve(value);
-      else if (flag === "--out") options.outDir = path.resolve(value);
-      else options.reportDir = path.resolve(value);
-    } else throw new UsageError(`unknown option ${flag}`);
+  if (values["max-drop"] !== undefined) {
+    const share = Number(values["max-drop"]);
+    if (!/^\d*\.?\d+$/.test(values["max-drop"]) || share > 1) throw new UsageError(`--max-drop must be a share from 0 to 1 (0.1 = 10%), not "${values["max-drop"]}"`);
+    options.maxDropShare = share;
   }
   return options;
 }
 
-async function main(argv: readonly string[]): Promise<number> {
-  let options: RebuildOptions;
-  try {
-    options = parseRebuildArguments(argv);
-  } catch (error) {
-    if (error instanceof UsageError) {
-      console.error(`rebuild: ${error.message}\n\n${USAGE}`);
-      return 2;
-    }
-    throw error;
-  }
+runCommand(`${USAGE}\n  --help           this text`, async (argv) => {
+  const options = rebuildOptionsOf(argv);
+  if (options === "help") return console.log(`${USAGE}\n  --help           this text`);
   const result = await runRebuild({ ...options, log: (line) => console.log(`  ${line}`) });
   console.log(`\n${formatReport(result)}`);
   console.log(`report written to ${path.relative(ROOT, result.reportFiles.markdown)} and ${path.relative(ROOT, result.reportFiles.json)}`);
   return result.status === "published" ? 0 : 1;
-}
-
-if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
-  process.exitCode = await main(process.argv.slice(2));
-}
+});

@@ -1,29 +1,44 @@
-// npm test: type-check, build the test data set from the committed sources (plus the national datasets
-// when EDU_UPSTREAM_DIR is set), then run the plain-Node tests and the workerd tests.
+// npm test: type-check, build the test data set from the committed sources, then run the plain-Node tests
+// and the workerd tests; says how long each step took.
 import { spawnSync } from "node:child_process";
 import path from "node:path";
-import { prepareTestDataset, ROOT } from "../test/support/dataset.ts";
+import { performance } from "node:perf_hooks";
+import { parseArgs } from "node:util";
+import { runCommand } from "../lib/cli.ts";
 import { WRANGLER_OFFLINE_ENV } from "../lib/wrangler-env.ts";
+import { prepareTestDataset, ROOT } from "../support/test-dataset.ts";
 
-function run(title: string, args: string[]): boolean {
-  console.log(`\n=== ${title}\n`);
-  const result = spawnSync(process.execPath, args, { cwd: ROOT, stdio: "inherit", env: { ...process.env, ...WRANGLER_OFFLINE_ENV } });
-  return result.status === 0;
-}
+const USAGE = `usage: npm test
 
-async function main() {
-  const bin = (name: string, file: string) => path.join(ROOT, "node_modules", name, file);
-  const typecheck = run("type-check (tsc)", [bin("typescript", "bin/tsc"), "--noEmit", "-p", "tsconfig.json"]);
-  console.log("\n=== test data set (.test-dist/)\n");
-  await prepareTestDataset({ force: true, log: (line) => console.log(line) });
-  const node = run("plain-Node tests", [bin("vitest", "vitest.mjs"), "run", "--config", "vitest.node.config.ts"]);
-  const worker = run("Worker tests in workerd", [bin("vitest", "vitest.mjs"), "run", "--config", "vitest.worker.config.ts"]);
-  const failed = [!typecheck && "type-check", !node && "plain-Node tests", !worker && "Worker tests"].filter(Boolean);
+Type-checks (tsc), builds the test data set (.test-dist/) from the committed sources, then runs the
+plain-Node suite (vitest.node.config.ts) and the workerd suite (vitest.worker.config.ts), each even if an
+earlier one failed, and prints the time of each. Exit code 1 if any failed.
+  --help   this text`;
+
+const bin = (name: string, file: string) => path.join(ROOT, "node_modules", name, file);
+
+runCommand(USAGE, async (argv) => {
+  const { values } = parseArgs({ args: argv, options: { help: { type: "boolean", default: false } } });
+  if (values.help) return console.log(USAGE);
+  const timings: [string, number, boolean][] = [];
+  const step = async (title: string, work: () => boolean | Promise<boolean>) => {
+    console.log(`\n=== ${title}\n`);
+    const started = performance.now();
+    const ok = await work();
+    timings.push([title, (performance.now() - started) / 1000, ok]);
+  };
+  const run = (args: string[]) => spawnSync(process.execPath, args, { cwd: ROOT, stdio: "inherit", env: { ...process.env, ...WRANGLER_OFFLINE_ENV } }).status === 0;
+  await step("type-check (tsc)", () => run([bin("typescript", "bin/tsc"), "--noEmit", "-p", "tsconfig.json"]));
+  await step("test data set (.test-dist/)", async () => {
+    await prepareTestDataset({ force: true, log: (line) => console.log(line) });
+    return true;
+  });
+  await step("plain-Node tests", () => run([bin("vitest", "vitest.mjs"), "run", "--config", "vitest.node.config.ts"]));
+  await step("Worker tests in workerd", () => run([bin("vitest", "vitest.mjs"), "run", "--config", "vitest.worker.config.ts"]));
+  console.log("\n=== times\n");
+  for (const [title, seconds, ok] of timings) console.log(`  ${title.padEnd(30)} ${seconds.toFixed(1).padStart(6)} s  ${ok ? "ok" : "FAILED"}`);
+  console.log(`  ${"total".padEnd(30)} ${timings.reduce((n, [, s]) => n + s, 0).toFixed(1).padStart(6)} s`);
+  const failed = timings.filter(([, , ok]) => !ok).map(([title]) => title);
   console.log(failed.length === 0 ? "\nAll checks passed." : `\nFailed: ${failed.join(", ")}`);
-  process.exitCode = failed.length === 0 ? 0 : 1;
-}
-
-main().catch((error) => {
-  console.error(error);
-  process.exitCode = 1;
+  return failed.length === 0 ? 0 : 1;
 });

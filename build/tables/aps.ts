@@ -6,7 +6,7 @@ import { z } from "zod";
 import { defineTable } from "./define.ts";
 import * as cell from "./cells.ts";
 import { APS_METHODS, LIFE_ORIENTATION_TREATMENTS } from "../../domain/aps/scheme.ts";
-import { CONFIDENCE_LEVELS, LANGUAGE_LEVELS, SUBJECT_GROUPS } from "../../schema/vocabulary.ts";
+import { CONFIDENCE_LEVELS, LANGUAGE_LEVELS, SUBJECT_GROUPS } from "../../lib/vocabulary.ts";
 
 export function apsTables(today: string) {
   const provenance = cell.provenance(today);

@@ -3,7 +3,7 @@
 import { z } from "zod";
 import { parseRequirements, type RequirementClause } from "../../domain/requirements.ts";
 import { isRealDate } from "../../lib/dates.ts";
-import { SLUG, UUID_STRICT } from "../../schema/vocabulary.ts";
+import { SLUG, UUID_STRICT } from "../../lib/vocabulary.ts";
 
 const INTEGER = /^-?\d+$/;
 const DECIMAL = /^-?\d+(\.\d+)?$/;
@@ -12,6 +12,8 @@ const DECIMAL = /^-?\d+(\.\d+)?$/;
 export { isRealDate };
 
 export function isHttpsUrl(value: string): boolean {
+  // Written as a client can use it: printable ASCII only (other characters percent-encoded, RFC 3986).
+  if (!/^[\x21-\x7e]+$/.test(value)) return false;
   try {
     const url = new URL(value);
     return url.protocol === "https:" && url.hostname.includes(".");
@@ -69,7 +71,7 @@ export const boolean = () => cellOf("true or false", (v) => (v === "true" ? true
 export const optionalBoolean = () => optionalCellOf("true or false", (v) => (v === "true" ? true : v === "false" ? false : undefined));
 export const date = () => cellOf("a real date written YYYY-MM-DD", asDate);
 export const optionalDate = () => optionalCellOf("a real date written YYYY-MM-DD", asDate);
-export const httpsUrl = () => cellOf("an absolute https:// URL", (v) => (isHttpsUrl(v) ? v : undefined));
+export const httpsUrl = () => cellOf("an absolute https:// URL (characters outside printable ASCII percent-encoded)", (v) => (isHttpsUrl(v) ? v : undefined));
 export const oneOf = <const T extends readonly [string, ...string[]]>(values: T) =>
   cellOf(`one of: ${values.join(", ")}`, asOneOf<T[number]>(values));
 export const optionalOneOf = <const T extends readonly [string, ...string[]]>(values: T) =>

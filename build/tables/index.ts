@@ -10,7 +10,7 @@ import {
   SCHOOL_SECTORS,
   SUBJECT_GROUPS,
   UNIVERSITY_TYPES,
-} from "../../schema/vocabulary.ts";
+} from "../../lib/vocabulary.ts";
 import { WITNESS_KINDS } from "../../domain/evidence.ts";
 import { defineTable, type TableDefinition } from "./define.ts";
 import * as cell from "./cells.ts";

@@ -5,8 +5,8 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from "vitest";
 import { OPERATIONS as TABLE } from "../../schema/operations.ts";
-import { generatedClientFiles, GENERATED_DIR } from "../../scripts/client.ts";
-import { startLocalServer, type LocalServer } from "../../test/support/local-server.ts";
+import { generatedClientFiles, GENERATED_DIR } from "../../support/client-generator.ts";
+import { startLocalServer, type LocalServer } from "../../support/local-server.ts";
 import { ApiError, createClient, OPERATIONS, UnexpectedResponseError, type Client, type Schemas } from "../src/index.ts";
 
 let server: LocalServer;

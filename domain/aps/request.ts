@@ -6,7 +6,7 @@ import { z } from "zod";
 import { computeAps, type SubjectBreakdown, type UnfilledSlot } from "./engine.ts";
 import { NEAR_MISS_APS_SHARE, nearMissOf, orderNearMisses, type NearMiss } from "./near-miss.ts";
 import { explainQualification, percentagesOf } from "./qualify.ts";
-import { CONFIDENCE_LEVELS, MAX_SLUG_LENGTH, SLUG } from "../../schema/vocabulary.ts";
+import { CONFIDENCE_LEVELS, MAX_SLUG_LENGTH, SLUG } from "../../lib/vocabulary.ts";
 import { APS_METHODS, LIFE_ORIENTATION_TREATMENTS, type ApsQualification, type ApsUniversityDocument, type Mark } from "./scheme.ts";
 
 export const MAX_MARKS = 20;

@@ -2,7 +2,7 @@
 // the aps-*.csv tables (build/aps.ts) and the Worker reads it back, so these types are the contract
 // between the two. Subject classes arrive resolved to subject slugs: the engine never needs the subject
 // table's groups, which keeps it small enough to run per request on workerd.
-import type { Confidence } from "../../schema/vocabulary.ts";
+import type { Confidence } from "../../lib/vocabulary.ts";
 import type { RequirementRule } from "../requirements.ts";
 
 export const APS_METHODS = ["points", "percentage-sum", "percentage-average", "percentage-tenths"] as const;

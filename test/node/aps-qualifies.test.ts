@@ -8,7 +8,7 @@ import fc from "fast-check";
 import { computeAps } from "../../domain/aps/engine.ts";
 import { explainQualifications, qualifiesFor } from "../../domain/aps/qualify.ts";
 import type { ApsQualification, ApsRequirement, ApsUniversityDocument, Mark } from "../../domain/aps/scheme.ts";
-import { prepareTestDataset, TEST_DIST } from "../support/dataset.ts";
+import { prepareTestDataset, TEST_DIST } from "../../support/test-dataset.ts";
 
 const requirement = (subject_slug: string, min_percentage: number, options: Partial<ApsRequirement> = {}): ApsRequirement => ({
   subject_slug,

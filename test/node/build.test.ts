@@ -8,8 +8,8 @@ import * as api from "../../schema/api.ts";
 import { bucketOf } from "../../lib/buckets.ts";
 import { paths, type Manifest } from "../../lib/layout.ts";
 import { PUBLIC_DOCUMENTS } from "../../lib/public-documents.ts";
-import { ROOT } from "../support/dataset.ts";
-import { copyOfSources, fingerprint, removeAll, tempDir } from "../support/tree.ts";
+import { ROOT } from "../../support/test-dataset.ts";
+import { copyOfSources, fingerprint, removeAll, tempDir } from "../../lib/files.ts";
 
 const cleanup: string[] = [];
 afterAll(() => removeAll(...cleanup));

@@ -9,8 +9,8 @@ import { assembleModel, defaultBuildOptions, runBuild } from "../../build/index.
 import { formatConflictsReport } from "../../build/conflicts-report.ts";
 import { decide, type WitnessKind } from "../../domain/evidence.ts";
 import { canonicalRequirements, parseRequirements } from "../../domain/requirements.ts";
-import { ROOT } from "../support/dataset.ts";
-import { copyOfSources, removeAll, tempDir } from "../support/tree.ts";
+import { ROOT } from "../../support/test-dataset.ts";
+import { copyOfSources, removeAll, tempDir } from "../../lib/files.ts";
 
 const cleanup: string[] = [];
 afterAll(() => removeAll(...cleanup));

@@ -5,7 +5,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { assembleModel, defaultBuildOptions, type Assembly } from "../../build/index.ts";
 import { currentIntake } from "../../build/coverage.ts";
 import { todayInJohannesburg } from "../../lib/dates.ts";
-import { ROOT } from "../support/dataset.ts";
+import { ROOT } from "../../support/test-dataset.ts";
 
 let model: Extract<Assembly, { ok: true }>["model"];
 beforeAll(async () => {

@@ -10,8 +10,8 @@ import os from "node:os";
 import path from "node:path";
 import { chromium, type BrowserContext, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ROOT } from "../support/dataset.ts";
-import { startLocalServer, type LocalServer } from "../support/local-server.ts";
+import { ROOT } from "../../support/test-dataset.ts";
+import { startLocalServer, type LocalServer } from "../../support/local-server.ts";
 
 const CANDIDATES = [process.env.CHROMIUM_PATH, "/usr/bin/chromium", "/usr/bin/chromium-browser"].filter((p): p is string => Boolean(p));
 const executablePath = CANDIDATES.find((p) => existsSync(p));

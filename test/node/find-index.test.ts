@@ -17,7 +17,7 @@ import { columnValue, encodeColumn, encodeLists, itemAt, type FindIndexPart } fr
 import { paths, type Manifest } from "../../lib/layout.ts";
 import { searchKey, searchWords } from "../../lib/text.ts";
 import { columnsRead, LIST_QUERY_PARAMETERS, listParameters, type ListResource, type QueryParameter } from "../../schema/query.ts";
-import { ROOT, TEST_DIST } from "../support/dataset.ts";
+import { ROOT, TEST_DIST } from "../../support/test-dataset.ts";
 
 const readJson = async (p: string) => JSON.parse(await readFile(path.join(TEST_DIST, p), "utf8"));
 

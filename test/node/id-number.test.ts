@@ -7,7 +7,7 @@ import {
   parseIdNumber,
   todayInJohannesburg,
 } from "../../domain/id-number.ts";
-import { ID_NUMBER_CASES } from "../fixtures/id-number-cases.ts";
+import { ID_NUMBER_CASES } from "../../domain/id-number-cases.ts";
 
 describe("parseIdNumber: case table", () => {
   it("has enough cases to be meaningful", () => {

@@ -24,9 +24,9 @@ import {
 import { importSchoolFiles, type MasterlistIndex } from "../../importers/schools.ts";
 import { runImport, UnusableFilesError } from "../../importers/run.ts";
 import { UnreadableFileError } from "../../importers/read-table.ts";
-import { parseArguments } from "../../scripts/import.ts";
+import { parseArguments } from "../../importers/command.ts";
 import { writeRowsAsWorkbook } from "../fixtures/upstream/workbooks.ts";
-import { ROOT } from "../support/dataset.ts";
+import { ROOT } from "../../support/test-dataset.ts";
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const NSC_FIXTURES = path.resolve(HERE, "../fixtures/upstream/nsc");

@@ -17,10 +17,10 @@ import {
   type PostalCodesReport,
 } from "../../importers/postal-codes.ts";
 import { readCsv } from "../../importers/read-table.ts";
-import { parseArguments, UsageError } from "../../scripts/import.ts";
+import { parseArguments, UsageError } from "../../importers/command.ts";
 import { runImport } from "../../importers/run.ts";
 import { writeLegacyXls, writePostalCodesXlsx } from "../fixtures/upstream/workbooks.ts";
-import { ROOT } from "../support/dataset.ts";
+import { ROOT } from "../../support/test-dataset.ts";
 
 const FIXTURE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../fixtures/upstream/postal-codes/postalcodes.csv");
 const UPSTREAM = process.env.EDU_UPSTREAM_DIR;

@@ -19,10 +19,10 @@ import {
 } from "../../importers/schools.ts";
 import { findColumn, readCsv } from "../../importers/read-table.ts";
 import { insideBox, PROVINCE_BOXES, PROVINCE_MARGIN_DEGREES } from "../../importers/coordinates.ts";
-import { parseArguments, UsageError } from "../../scripts/import.ts";
+import { parseArguments, UsageError } from "../../importers/command.ts";
 import { runImport } from "../../importers/run.ts";
 import { writeSchoolWorkbooks } from "../fixtures/upstream/workbooks.ts";
-import { ROOT } from "../support/dataset.ts";
+import { ROOT } from "../../support/test-dataset.ts";
 
 const FIXTURES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../fixtures/upstream/schools");
 const UPSTREAM = process.env.EDU_UPSTREAM_DIR;

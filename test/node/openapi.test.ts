@@ -15,10 +15,10 @@ import { recordOf, Province } from "../../schema/api.ts";
 import { ERROR_STATUS } from "../../schema/errors.ts";
 import { openApiDocument } from "../../schema/openapi.ts";
 import { EXAMPLE_ASSET_URL, OPERATIONS, type ExampleSource, type Operation } from "../../schema/operations.ts";
-import { describeProblems, lintOpenApi } from "../../scripts/lint-openapi.ts";
+import { describeProblems, lintOpenApi } from "../../support/openapi-lint.ts";
 import { Contract, type OpenApiDocument } from "../support/contract.ts";
 import { LEARNER_A_MARKS } from "../fixtures/learners.ts";
-import { ROOT, TEST_DIST } from "../support/dataset.ts";
+import { ROOT, TEST_DIST } from "../../support/test-dataset.ts";
 
 const built = async () => JSON.parse(await readFile(path.join(TEST_DIST, ...OPENAPI_PATH.split("/")), "utf8")) as OpenApiDocument & Record<string, any>;
 

@@ -12,8 +12,8 @@ import { downloadFile } from "../../nightly/download.ts";
 import { loadUpstreamConfig } from "../../nightly/config.ts";
 import { guardLosses } from "../../nightly/guard.ts";
 import { formatReport } from "../../nightly/report.ts";
-import { FIXTURE_UPSTREAM, ROOT } from "../support/dataset.ts";
-import { copyOfSources, fingerprint, removeAll, tempDir } from "../support/tree.ts";
+import { FIXTURE_UPSTREAM, ROOT } from "../../support/test-dataset.ts";
+import { copyOfSources, fingerprint, removeAll, tempDir } from "../../lib/files.ts";
 
 const cleanup: string[] = [];
 afterAll(() => removeAll(...cleanup));
@@ -34,7 +34,7 @@ async function configWithGuard(guard: Record<string, unknown>): Promise<string> 
 
 /** A fresh place to publish: its own copy of sources/ (whose national tables a publication refreshes), dist/ and report folder. */
 async function workspace(guard: Record<string, unknown> = { max_drop_share: 0.1, min_records: {} }): Promise<Omit<RebuildOptions, "upstreamDir">> {
-  const sourcesDir = await copyOfSources();
+  const sourcesDir = await copyOfSources({ national: true });
   cleanup.push(sourcesDir);
   const base = await newTemp("rebuild");
   return {

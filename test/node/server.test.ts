@@ -1,7 +1,7 @@
 // The real local server, as a client sees it: wrangler starts the Worker on workerd with the test data
 // set, and the test talks HTTP to it on 127.0.0.1.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startLocalServer, type LocalServer } from "../support/local-server.ts";
+import { startLocalServer, type LocalServer } from "../../support/local-server.ts";
 
 let server: LocalServer;
 let base: string;

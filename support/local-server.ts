@@ -2,10 +2,10 @@
 // workerd with the test data set (.test-dist/) on 127.0.0.1 and a port of its own, with a fresh signing key.
 import path from "node:path";
 import { unstable_startWorker } from "wrangler";
-import { newSigningKey, publicJwk, type SigningKey } from "../../lib/signing-keys.ts";
-import { signToken } from "../../lib/tokens.ts";
-import { WRANGLER_OFFLINE_ENV } from "../../lib/wrangler-env.ts";
-import { prepareTestDataset, ROOT } from "./dataset.ts";
+import { newSigningKey, publicJwk, type SigningKey } from "../lib/signing-keys.ts";
+import { signToken } from "../lib/tokens.ts";
+import { WRANGLER_OFFLINE_ENV } from "../lib/wrangler-env.ts";
+import { prepareTestDataset, ROOT } from "./test-dataset.ts";
 
 export type LocalServer = {
   /** e.g. http://127.0.0.1:41234 */

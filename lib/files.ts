@@ -3,16 +3,23 @@ import { createHash } from "node:crypto";
 import { cp, mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { ROOT } from "./dataset.ts";
+import { ROOT } from "./root.ts";
 
 export async function tempDir(prefix: string): Promise<string> {
   return mkdtemp(path.join(os.tmpdir(), `${prefix}-`));
 }
 
-/** A copy of the committed sources/ (without imported national data) in a new temporary folder. */
-export async function copyOfSources(): Promise<string> {
+/** The national tables: tens of thousands of rows, which most tests of the pipeline do not need. */
+const NATIONAL_TABLES = new Set(["high-schools.csv", "postal-codes.csv", "nsc-results.csv"]);
+
+/**
+ * A copy of the committed sources/ in a new temporary folder; without the national tables unless asked (a build
+ * of the curated tables alone takes a fraction of the time, and the national tables have tests of their own).
+ */
+export async function copyOfSources(options: { national?: boolean } = {}): Promise<string> {
   const dir = await tempDir("sources");
-  await cp(path.join(ROOT, "sources"), dir, { recursive: true, filter: (src) => !src.includes(`${path.sep}imported`) });
+  const skip = (src: string) => !options.national && path.dirname(src) === path.join(ROOT, "sources") && NATIONAL_TABLES.has(path.basename(src));
+  await cp(path.join(ROOT, "sources"), dir, { recursive: true, filter: (src) => !skip(src) });
   return dir;
 }
 

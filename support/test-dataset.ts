@@ -7,9 +7,10 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { defaultBuildOptions, formatSummary, runBuild } from "../../build/index.ts";
+import { defaultBuildOptions, formatSummary, runBuild } from "../build/index.ts";
 
-export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
+export { ROOT } from "../lib/root.ts";
+import { ROOT } from "../lib/root.ts";
 export const TEST_DIST = path.join(ROOT, ".test-dist");
 export const FIXTURE_UPSTREAM = path.join(ROOT, "test", "fixtures", "upstream");
 
