@@ -11,7 +11,11 @@ const DECIMAL = /^-?\d+(\.\d+)?$/;
 // Shared with the Worker's query parameters (open_on), so one rule says what a real date is.
 export { isRealDate };
 
+/** Printable ASCII only: a URL as a URI (RFC 3986), non-ASCII characters and spaces percent-encoded. */
+const URI_CHARACTERS = /^[\x21-\x7e]+$/;
+
 export function isHttpsUrl(value: string): boolean {
+  if (!URI_CHARACTERS.test(value)) return false;
   try {
     const url = new URL(value);
     return url.protocol === "https:" && url.hostname.includes(".");
@@ -68,7 +72,8 @@ export const optionalDecimal = (min: number, max: number) =>
 export const boolean = () => cellOf("true or false", (v) => (v === "true" ? true : v === "false" ? false : undefined));
 export const date = () => cellOf("a real date written YYYY-MM-DD", asDate);
 export const optionalDate = () => optionalCellOf("a real date written YYYY-MM-DD", asDate);
-export const httpsUrl = () => cellOf("an absolute https:// URL", (v) => (isHttpsUrl(v) ? v : undefined));
+export const httpsUrl = () =>
+  cellOf("an absolute https:// URL, with spaces and characters outside ASCII percent-encoded (– as %E2%80%93)", (v) => (isHttpsUrl(v) ? v : undefined));
 export const oneOf = <const T extends readonly [string, ...string[]]>(values: T) =>
   cellOf(`one of: ${values.join(", ")}`, asOneOf<T[number]>(values));
 export const optionalOneOf = <const T extends readonly [string, ...string[]]>(values: T) =>
