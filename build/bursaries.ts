@@ -56,7 +56,11 @@ export type LinkedBursaries = { bursaries: Bursary[]; fieldsOfStudy: FieldOfStud
 export function linkBursaries(valid: ValidTables<Tables>, provinceIds: Set<string>, today: string): LinkedBursaries {
   const problems: Problem[] = [];
   const cyclesBy = new Map<string, BursaryCycle[]>();
-  for (const { row } of valid.bursaryCycles) cyclesBy.set(row.bursary_slug, [...(cyclesBy.get(row.bursary_slug) ?? []), row]);
+  for (const { row } of valid.bursaryCycles) {
+    const cycles = cyclesBy.get(row.bursary_slug);
+    if (cycles) cycles.push(row);
+    else cyclesBy.set(row.bursary_slug, [row]);
+  }
 
   const bursaries: Bursary[] = [];
   for (const { at, row } of valid.bursaries) {
