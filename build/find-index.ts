@@ -4,29 +4,22 @@
 // parameters of schema/query.ts read, in the list's order; the build checks every column they name exists.
 import { buildWordIndex, encodeColumn, encodeLists, FIND_ROWS_PER_PART, type Column, type FindIndexPart } from "../lib/find-index.ts";
 import { paths, type FindIndexManifest, type Manifest } from "../lib/layout.ts";
-import { searchKey, slugOf } from "../lib/text.ts";
+import { searchKey } from "../lib/text.ts";
 import { columnsRead, isListResource, listParameters } from "../schema/query.ts";
 import type { EmittedFile } from "./emit.ts";
+import { fieldsMatched } from "./bursaries.ts";
 import type { Bursary, Model } from "./link.ts";
 import type { Problem } from "./problems.ts";
 import type { ResourceRecords } from "./records.ts";
 
-/**
- * A bursary's application cycles. The bursary model is gaining `cycles` (one per intake year, with an
- * opening date when the provider publishes one); until it has them, the one cycle is "open until
- * closing_date", with no known opening date.
- */
-type BursaryCycle = { intake_year?: number; open_date: string | null; close_date: string };
-type BursaryWithCycles = Bursary & { cycles?: BursaryCycle[] };
-
-export function bursaryCycles(bursary: BursaryWithCycles): [string | null, string][] {
-  const cycles = bursary.cycles ?? [{ open_date: null, close_date: bursary.closing_date }];
-  return cycles.map((c) => [c.open_date, c.close_date]);
+/** A bursary's published application cycles as [open_date | null, close_date] (expected cycles are not published: left out). */
+export function bursaryCycles(bursary: Pick<Bursary, "cycles">): [string | null, string][] {
+  return bursary.cycles.map((c) => [c.open_date, c.close_date]);
 }
 
-/** A bursary's fields of study as slugs (today the slugs of its free-text fields). */
-export function bursaryFieldSlugs(bursary: Bursary): string[] {
-  return [...new Set(bursary.fields.map(slugOf).filter((s) => s !== ""))];
+/** The fields of study `field=` finds a bursary under: its own, and every field when it is open to all fields. */
+export function bursaryFieldSlugs(bursary: Pick<Bursary, "fields">): string[] {
+  return fieldsMatched(bursary.fields);
 }
 
 type Columns = Record<string, unknown[]>;
@@ -81,6 +74,7 @@ function columnsOf(resource: string, ids: string[], model: Model): Columns | nul
       const rows = pick(model.bursaries);
       return {
         fields: rows.map(bursaryFieldSlugs),
+        study_levels: rows.map((b) => [...b.study_levels]),
         provider_type: rows.map((b) => b.provider_type),
         cycles: rows.map(bursaryCycles),
         search: rows.map((b) => searchKey(b.name)),
@@ -105,7 +99,7 @@ function columnsOf(resource: string, ids: string[], model: Model): Columns | nul
   }
 }
 
-const LIST_COLUMNS = new Set(["subjects", "fields"]);
+const LIST_COLUMNS = new Set(["subjects", "fields", "study_levels"]);
 
 /** Two encoded columns with the same values in the same encoding (scalar values: what item columns hold). */
 function sameColumn(a: Column | undefined, b: Column): boolean {

@@ -8,6 +8,7 @@ import type { Manifest } from "../lib/layout.ts";
 import { writeFile } from "node:fs/promises";
 import { DOCS_PATH, OPENAPI_PATH } from "../lib/public-documents.ts";
 import { linkApsSchemes } from "./aps.ts";
+import { formatBursaryCoverage } from "./bursaries.ts";
 import type { Conflict } from "./catalogue.ts";
 import { catalogueWarnings, formatCoverage } from "./coverage.ts";
 import { formatConflictsReport } from "./conflicts-report.ts";
@@ -152,6 +153,7 @@ export function formatSummary(result: BuildResult): string {
       lines.push(`  ${name.padEnd(width)}  ${String(resource.total).padStart(7)} records${storage}`);
     }
     lines.push("", ...formatCoverage(result.model, result.today));
+    lines.push("", ...formatBursaryCoverage(result.model.bursaries, result.today));
     lines.push("", `  files written: ${result.manifest.files}, ${(result.manifest.bytes / 1024 / 1024).toFixed(2)} MiB`);
     lines.push(...formatFindIndexes(result.manifest));
     lines.push(`  data version:  ${result.manifest.data_version}`);

@@ -2,8 +2,10 @@
 // stage can turn into API records. Checks that need more than one row live here; checks on one row live
 // in the row schemas.
 import path from "node:path";
+import { linkBursaries, type Bursary, type FieldOfStudy } from "./bursaries.ts";
 import { judgeCatalogue, type Conflict, type Judgement } from "./catalogue.ts";
 import { opaqueId } from "./ids.ts";
+import { byText } from "./order.ts";
 import type { Place, Problem, Warning } from "./problems.ts";
 import type { SourceTables } from "./tables/index.ts";
 import type { Row, TableDefinition } from "./tables/define.ts";
@@ -29,7 +31,7 @@ export type NscResult = Row<Tables["nscResults"]>;
 /** nsc_results: the school's NSC results by EMIS number, newest year first ([] when the report has none). */
 export type HighSchool = Row<Tables["highSchools"]> & { id: string; province: Province; nsc_results: NscResult[] };
 export type PostalCode = Row<Tables["postalCodes"]> & { id: string; province: Province | null };
-export type Bursary = Row<Tables["bursaries"]> & { id: string };
+export type { Bursary, BursaryCycle, FieldOfStudy } from "./bursaries.ts";
 export type Prospectus = Row<Tables["prospectuses"]> & { id: string };
 
 export type Model = {
@@ -40,13 +42,12 @@ export type Model = {
   highSchools: HighSchool[];
   postalCodes: PostalCode[];
   bursaries: Bursary[];
+  /** The vocabulary of bursaries' fields of study, ordered by name. */
+  fieldsOfStudy: FieldOfStudy[];
   prospectuses: Prospectus[];
 };
 
-// Names sort as people expect ("University of the Free State" before "University of Zululand"); the
-// collator is fixed to English so the order, and so the output bytes, do not depend on the machine's locale.
-const collator = new Intl.Collator("en", { sensitivity: "base", numeric: true });
-export const byText = (a: string, b: string) => collator.compare(a, b) || (a < b ? -1 : a > b ? 1 : 0);
+export { byText };
 
 export function groupBy<V>(values: Iterable<V>, keyOf: (value: V) => string): Map<string, V[]> {
   const groups = new Map<string, V[]>();
@@ -211,12 +212,6 @@ function linkPostalCodes(valid: Valid, provinceById: Map<string, Province>): Pos
     .sort((a, b) => byText(a.area, b.area) || byText(a.suburb, b.suburb) || byText(a.id, b.id));
 }
 
-function linkBursaries(valid: Valid): Bursary[] {
-  return rowsOf(valid.bursaries)
-    .map((row) => ({ ...row, id: opaqueId("bur", row.slug) }))
-    .sort((a, b) => byText(a.name, b.name) || byText(a.slug, b.slug));
-}
-
 /** Derived ids are hashes: a collision is astronomically unlikely, but it would silently merge two records. */
 function checkDerivedIds(model: Model): Problem[] {
   const problems: Problem[] = [];
@@ -235,8 +230,8 @@ function checkDerivedIds(model: Model): Problem[] {
   return problems;
 }
 
-/** What a person curating the data should know: gaps per university, closed bursaries, bare qualifications. */
-function gapWarnings(model: Model, today: string): Warning[] {
+/** What a person curating the data should know: gaps per university, bare qualifications (bursaries: build/bursaries.ts). */
+function gapWarnings(model: Model): Warning[] {
   const warnings: Warning[] = [];
   for (const university of model.universities) {
     const gaps = [
@@ -246,21 +241,6 @@ function gapWarnings(model: Model, today: string): Warning[] {
       university.qualifications.length === 0 ? `no qualifications (qualifications/${university.slug}.csv)` : "",
     ].filter(Boolean);
     if (gaps.length > 0) warnings.push({ resource: "universities", message: `${university.short_name}: ${gaps.join(", ")}` });
-  }
-  const stale = model.bursaries.filter((b) => b.closing_date < today);
-  if (stale.length > 0) {
-    const oldest = stale.reduce((a, b) => (a.closing_date < b.closing_date ? a : b));
-    const newest = stale.reduce((a, b) => (a.closing_date > b.closing_date ? a : b));
-    // How stale: closed bursaries per year of their closing date, newest year first.
-    const perYear = new Map<string, number>();
-    for (const b of stale) perYear.set(b.closing_date.slice(0, 4), (perYear.get(b.closing_date.slice(0, 4)) ?? 0) + 1);
-    const years = [...perYear].sort(([a], [b]) => (a < b ? 1 : -1)).map(([year, n]) => `${year}: ${n}`).join(", ");
-    warnings.push({
-      resource: "bursaries",
-      message:
-        `${stale.length} of ${model.bursaries.length} bursaries have closed (by year of closing: ${years}; most recent ${newest.slug} ${newest.closing_date}, ` +
-        `oldest ${oldest.slug} ${oldest.closing_date}); update their closing_date for the next cycle`,
-    });
   }
   const noRequirements = model.qualifications.filter((q) => q.requirements.length === 0);
   if (noRequirements.length > 0) {
@@ -280,6 +260,9 @@ export function linkModel(valid: Valid, today: string): { model: Model; conflict
   const subjects = rowsOf(valid.subjects).sort((a, b) => byText(a.name, b.name));
   const { qualifications, conflicts } = linkQualifications(valid, new Map(subjects.map((s) => [s.slug, s])), problems);
   const prospectuses = linkProspectuses(valid);
+  const linkedBursaries = linkBursaries(valid, new Set(provinces.map((p) => p.id)), today);
+  problems.push(...linkedBursaries.problems);
+  linkWarnings.push(...linkedBursaries.warnings);
   const model: Model = {
     provinces,
     universities: linkUniversities(valid, provinceById, qualifications, prospectuses),
@@ -287,9 +270,10 @@ export function linkModel(valid: Valid, today: string): { model: Model; conflict
     qualifications,
     highSchools: linkHighSchools(valid, provinceById, linkWarnings),
     postalCodes: linkPostalCodes(valid, provinceById),
-    bursaries: linkBursaries(valid),
+    bursaries: linkedBursaries.bursaries,
+    fieldsOfStudy: linkedBursaries.fieldsOfStudy,
     prospectuses,
   };
   problems.push(...checkDerivedIds(model));
-  return { model, conflicts, problems, warnings: [...linkWarnings, ...gapWarnings(model, today)] };
+  return { model, conflicts, problems, warnings: [...linkWarnings, ...gapWarnings(model)] };
 }

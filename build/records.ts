@@ -104,16 +104,41 @@ function highSchoolRecord(h: HighSchool): api.HighSchool {
 }
 
 function bursaryRecord(b: Bursary): api.Bursary {
+  const latest = b.cycles[0];
+  if (!latest) throw new Error(`bursary ${b.slug} has no cycle (the link stage should have refused it)`);
   return {
     id: b.id,
     slug: b.slug,
     name: b.name,
-    closing_date: b.closing_date,
-    provider: b.provider,
+    closing_date: latest.close_date,
+    opening_date: latest.open_date,
+    intake_year: latest.intake_year,
     provider_type: b.provider_type,
     fields: b.fields,
+    study_levels: b.study_levels,
+    recurs: b.recurs,
+    expected_next_cycle: b.expected_next_cycle,
+    confidence: b.confidence,
+    provider: b.provider,
+    covers: b.covers,
+    value_zar: b.value_zar,
+    requires: {
+      min_average: b.min_average,
+      household_income_max_zar: b.household_income_max_zar,
+      citizenship: b.citizenship,
+      provinces: b.provinces,
+    },
     eligibility: b.eligibility,
     application_url: b.application_url,
+    cycles: b.cycles.map((c) => ({
+      intake_year: c.intake_year,
+      open_date: c.open_date,
+      close_date: c.close_date,
+      evidence_kind: c.evidence_kind,
+      corroborated_by: c.corroborated_by,
+      source_url: c.source_url,
+      verified_on: c.verified_on,
+    })),
     source_url: b.source_url,
     verified_on: b.verified_on,
   };
@@ -180,6 +205,13 @@ export function resourceRecords(model: Model, schemes: Map<string, ApsScheme>, v
     },
     collection("high-schools", model.highSchools.map((h) => ({ key: h.id, record: highSchoolRecord(h) })), api.HighSchool, api.HighSchoolListItem),
     collection("bursaries", model.bursaries.map((b) => ({ key: b.slug, record: bursaryRecord(b) })), api.Bursary, api.BursaryListItem),
+    {
+      name: "fields-of-study",
+      whole: {
+        schema: api.FieldOfStudy,
+        items: model.fieldsOfStudy.map((f): api.FieldOfStudy => ({ slug: f.slug, name: f.name, description: f.description, bursary_count: f.bursary_count })),
+      },
+    },
     collection("postal-codes", model.postalCodes.map((p) => ({ key: p.id, record: postalCodeRecord(p) })), api.PostalCode, api.PostalCodeListItem),
     { name: "prospectuses", list: { schema: api.StoredProspectus, items: model.prospectuses.map(storedProspectusRecord) } },
     {

@@ -27,6 +27,8 @@ export const ENDPOINT_SCOPES = {
   apsCalculator: "aps_calculator:use",
   highSchools: "high_schools:read",
   bursaries: "bursaries:read",
+  /** Not in SPEC.md: the bursaries' vocabulary of fields of study, read with the bursaries' scope. */
+  fieldsOfStudy: "bursaries:read",
   postalCodes: "postal_codes:read",
   idParser: "id_parser:use",
   prospectuses: "prospectuses:read",

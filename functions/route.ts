@@ -65,6 +65,12 @@ export const ROUTES: Definition[] = [
   { pattern: /^\/v1\/data\/aps-calculator\/compare$/, methods: WRITE, access: ENDPOINT_SCOPES.apsCalculator, target: () => ({ kind: "aps-compare" }) },
   ...collection("high-schools", OPAQUE, ENDPOINT_SCOPES.highSchools),
   ...collection("bursaries", SLUG, ENDPOINT_SCOPES.bursaries),
+  {
+    pattern: /^\/v1\/data\/fields-of-study$/,
+    methods: READ,
+    access: ENDPOINT_SCOPES.fieldsOfStudy,
+    target: () => ({ kind: "whole", resource: "fields-of-study" }),
+  },
   ...collection("postal-codes", OPAQUE, ENDPOINT_SCOPES.postalCodes),
   { pattern: /^\/v1\/id\/parse$/, methods: WRITE, access: ENDPOINT_SCOPES.idParser, target: () => ({ kind: "id-parse" }) },
   {

@@ -34,11 +34,3 @@ export function searchKey(text: string): string {
 export function hasWordStartingWith(key: string, word: string): boolean {
   return key.startsWith(word) || key.includes(` ${word}`);
 }
-
-/**
- * A lower-case slug of a text ("Civil Engineering" -> "civil-engineering"), from its folded words. The
- * bursary index uses it for fields of study until those are slugs of a controlled vocabulary.
- */
-export function slugOf(text: string): string {
-  return searchWords(text).join("-");
-}

@@ -50,3 +50,67 @@ export const QUINTILES = [1, 2, 3, 4, 5] as const;
 export const BURSARY_PROVIDER_TYPES = ["government", "provincial", "seta", "municipal", "corporate", "foundation", "university"] as const;
 
 export const FEE_TYPES = ["application"] as const;
+
+// Bursaries (sources/bursaries.csv, sources/bursary-cycles.csv, sources/fields-of-study.csv).
+
+/**
+ * The fields of study bursaries are classified by: the slugs of sources/fields-of-study.csv, which gives each
+ * its name, description and CESM categories. They are listed here too because the `field` filter is an enum
+ * (a typo is a 400, and the OpenAPI document lists the values); the build fails unless the table has a row
+ * for each of these and nothing else, and unless every one is used by a bursary.
+ */
+export const FIELDS_OF_STUDY = [
+  "all-fields",
+  "accounting-and-finance",
+  "actuarial-science",
+  "agriculture",
+  "arts-and-design",
+  "built-environment",
+  "commerce-and-management",
+  "computer-science-and-it",
+  "economics",
+  "education",
+  "engineering",
+  "environmental-sciences",
+  "health-sciences",
+  "humanities-and-social-sciences",
+  "law",
+  "mathematics-and-statistics",
+  "media-and-communication",
+  "mining-and-geology",
+  "natural-sciences",
+  "public-administration",
+  "social-work",
+] as const;
+export type FieldOfStudySlug = (typeof FIELDS_OF_STUDY)[number];
+/** The field of a bursary open to every field of study: `field=<any>` lists it too. */
+export const ALL_FIELDS = "all-fields" satisfies FieldOfStudySlug;
+
+/** What a bursary pays for or gives (README: Bursaries). */
+export const COVERS = [
+  "tuition",
+  "registration",
+  "accommodation",
+  "meals",
+  "books",
+  "laptop",
+  "transport",
+  "stipend",
+  "medical-aid",
+  "mentorship",
+  "vacation-work",
+  "employment",
+  "other",
+] as const;
+
+export const STUDY_LEVELS = ["undergraduate", "postgraduate", "tvet"] as const;
+
+/** Who may apply, as the provider states it: `any` = no citizenship rule. */
+export const CITIZENSHIP = ["south-african", "south-african-or-permanent-resident", "any"] as const;
+
+export const RECURRENCES = ["annual"] as const;
+/**
+ * Why a scheme is taken to recur every year: the provider says so (`provider-statement`), or two published
+ * cycles fall on the same dates (`past-cycles`; domain/bursary-cycles.ts repeatedDates).
+ */
+export const RECURRENCE_BASES = ["provider-statement", "past-cycles"] as const;

@@ -5,7 +5,23 @@ import { z } from "zod";
 import { ERROR_CODES, type ErrorCode } from "./errors.ts";
 import { WITNESS_KINDS } from "../domain/evidence.ts";
 import { REQUIREMENT_RULES } from "../domain/requirements.ts";
-import { CONFIDENCE_LEVELS, ISO_DATE, OPAQUE_ID, QUALIFICATION_TYPES, SCHOOL_PHASES, SCHOOL_SECTORS, UNIVERSITY_TYPES, UUID } from "../lib/vocabulary.ts";
+import {
+  BURSARY_PROVIDER_TYPES,
+  CITIZENSHIP,
+  CONFIDENCE_LEVELS,
+  COVERS,
+  FIELDS_OF_STUDY,
+  ISO_DATE,
+  OPAQUE_ID,
+  QUALIFICATION_TYPES,
+  RECURRENCE_BASES,
+  RECURRENCES,
+  SCHOOL_PHASES,
+  SCHOOL_SECTORS,
+  STUDY_LEVELS,
+  UNIVERSITY_TYPES,
+  UUID,
+} from "../lib/vocabulary.ts";
 
 const date = z.string().regex(ISO_DATE);
 const uuid = z.string().regex(UUID);
@@ -146,20 +162,71 @@ export const HighSchool = HighSchoolListItem.omit({ distance_km: true }).extend(
   ...provenance,
 });
 
+/** A published application cycle of a bursary, with the witness it rests on. */
+export const BursaryCycle = z.object({
+  intake_year: year.describe("The academic year the bursary funds."),
+  open_date: date.nullable().describe("When applications open; null where the provider publishes no opening date."),
+  close_date: date,
+  evidence_kind: z.enum(WITNESS_KINDS).describe("What the dates were read on: the provider's own page or document, a transcription of it, or a third-party page."),
+  corroborated_by: z.url().nullable().describe("A second, independent page that gives the same dates; null where none was found."),
+  ...provenance,
+});
+
+/** An annual scheme's next cycle, projected from its latest published one: never a published date. */
+export const ExpectedBursaryCycle = z
+  .object({
+    intake_year: year,
+    open_date: date.nullable(),
+    close_date: date,
+    expected: z.literal(true).describe("Always true: these dates are projected, not published by the provider."),
+    basis: z.enum(RECURRENCE_BASES).describe("Why the scheme is taken to recur: the provider says so, or two published cycles fell on the same dates."),
+  })
+  .describe(
+    "Annual schemes only (null otherwise): the latest published cycle moved on by whole years, to the first year whose closing date is on or after the day the data was built. Check the provider's page before relying on it.",
+  );
+
+/** Who may apply, where the provider states it (null or [] where it does not); the free-text eligibility has the rest. */
+export const BursaryRequirements = z.object({
+  min_average: z.number().int().min(1).max(100).nullable().describe("Minimum average mark, in per cent."),
+  household_income_max_zar: z.number().int().min(1).nullable().describe("Highest combined household income a year, in rand."),
+  citizenship: z.enum(CITIZENSHIP).nullable().describe("Who may apply by citizenship; `any`: no rule; null: not stated."),
+  provinces: z.array(z.string()).describe("Province ids (as /v1/data/provinces lists them) whose residents the bursary is for; [] = no province rule."),
+});
+
 export const BursaryListItem = z.object({
   id: opaqueId,
   slug: z.string(),
   name: z.string(),
-  closing_date: date,
+  closing_date: date.describe("The closing date of the latest published cycle (`cycles[0]` of the detail record)."),
+  opening_date: date.nullable().describe("The opening date of the latest published cycle; null where the provider publishes none."),
+  intake_year: year.describe("The academic year the latest published cycle funds."),
+  provider_type: z.enum(BURSARY_PROVIDER_TYPES),
+  fields: z.array(z.enum(FIELDS_OF_STUDY)).min(1).describe("Fields of study, as slugs of /v1/data/fields-of-study; `all-fields`: open to any field."),
+  study_levels: z.array(z.enum(STUDY_LEVELS)).min(1),
+  recurs: z.enum(RECURRENCES).nullable().describe("`annual`: the scheme runs every year (see `expected_next_cycle`); null: not known to recur."),
+  expected_next_cycle: ExpectedBursaryCycle.nullable(),
+  confidence: z
+    .enum(CONFIDENCE_LEVELS)
+    .describe("How sure the latest cycle's dates are: high = the provider's own page or document; medium = a transcription, or two independent third-party pages; low = one third-party page."),
 });
 
 export const Bursary = BursaryListItem.extend({
   provider: z.string(),
-  provider_type: z.string(),
-  fields: z.array(z.string()).min(1),
+  covers: z.array(z.enum(COVERS)).describe("What the bursary pays for or gives, where the provider itemises it ([] where it does not)."),
+  value_zar: z.number().int().min(1).nullable().describe("An amount the provider publishes, in rand (usually the most it pays a year); null where none is published."),
+  requires: BursaryRequirements,
   eligibility: z.string(),
   application_url: z.url(),
+  cycles: z.array(BursaryCycle).min(1).describe("Every published cycle, newest intake first."),
   ...provenance,
+});
+
+/** A field of study of the bursaries' vocabulary. */
+export const FieldOfStudy = z.object({
+  slug: z.enum(FIELDS_OF_STUDY),
+  name: z.string(),
+  description: z.string(),
+  bursary_count: z.number().int().min(0).describe("The bursaries `GET /v1/data/bursaries?field=<slug>` lists (those open to all fields included)."),
 });
 
 export const PostalCodeListItem = z.object({
@@ -250,6 +317,8 @@ export type HighSchool = z.infer<typeof HighSchool>;
 export type NscResult = z.infer<typeof NscResult>;
 export type BursaryListItem = z.infer<typeof BursaryListItem>;
 export type Bursary = z.infer<typeof Bursary>;
+export type BursaryCycle = z.infer<typeof BursaryCycle>;
+export type FieldOfStudy = z.infer<typeof FieldOfStudy>;
 export type PostalCodeListItem = z.infer<typeof PostalCodeListItem>;
 export type PostalCode = z.infer<typeof PostalCode>;
 export type StoredProspectus = z.infer<typeof StoredProspectus>;

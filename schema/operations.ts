@@ -95,6 +95,10 @@ export const NAMED_SCHEMAS: Record<string, z.ZodType> = {
   HighSchool: api.HighSchool,
   BursaryListItem: api.BursaryListItem,
   Bursary: api.Bursary,
+  BursaryCycle: api.BursaryCycle,
+  ExpectedBursaryCycle: api.ExpectedBursaryCycle,
+  BursaryRequirements: api.BursaryRequirements,
+  FieldOfStudy: api.FieldOfStudy,
   PostalCodeListItem: api.PostalCodeListItem,
   PostalCode: api.PostalCode,
   Prospectus: api.Prospectus,
@@ -114,7 +118,11 @@ const TAGS = {
   subjects: { name: "Subjects", description: "The NSC subjects; their slugs are what the APS calculator takes." },
   aps: { name: "APS calculator", description: "A university's Admission Point Score from NSC results, on that university's own scheme." },
   highSchools: { name: "High schools", description: "Secondary and combined schools that write the NSC, from the DBE masterlist." },
-  bursaries: { name: "Bursaries", description: "Bursaries for the next academic year, from the providers' own pages." },
+  bursaries: {
+    name: "Bursaries",
+    description:
+      "Bursaries and scholarships with their application cycles, what they cover and who they are for, and the fields of study they are classified by.",
+  },
   postalCodes: { name: "Postal codes", description: "Suburbs and areas with their street and box codes (SAPO)." },
   idNumbers: { name: "ID numbers", description: "South African ID numbers: date of birth, gender, citizenship and checksum." },
   prospectuses: { name: "Prospectuses", description: "Each university's prospectus documents." },
@@ -399,7 +407,8 @@ export const OPERATIONS: Operation[] = [
     resource: "bursaries",
     operationId: "listBursaries",
     summary: "List bursaries",
-    description: "Bursaries, ordered by name.",
+    description:
+      "Bursaries and scholarships, ordered by name. Each list item carries what a finder filters and shows without a detail call: the latest published cycle's dates (`opening_date`, `closing_date`, `intake_year`), provider type, fields of study, study levels, whether the scheme recurs every year with its expected next cycle, and the confidence of the dates.",
     tag: TAGS.bursaries,
     scope: ENDPOINT_SCOPES.bursaries,
     item: api.BursaryListItem,
@@ -411,11 +420,23 @@ export const OPERATIONS: Operation[] = [
     parameter: slugParameter("bursary"),
     operationId: "getBursary",
     summary: "Get a bursary",
-    description: "One bursary, with its provider, fields of study, eligibility and where to apply.",
+    description:
+      "One bursary: its provider, fields of study, what it covers and its published value, who may apply (`requires`, structured where the provider states it, and the free-text `eligibility`), where to apply, every published cycle newest first with the witness of its dates, and for an annual scheme the cycle expected next (projected, never published).",
     tag: TAGS.bursaries,
     scope: ENDPOINT_SCOPES.bursaries,
     record: api.Bursary,
     name: "BursaryResponse",
+  }),
+  wholeList({
+    resource: "fields-of-study",
+    operationId: "listFieldsOfStudy",
+    summary: "List fields of study",
+    description:
+      "The vocabulary bursaries' `fields` are written in, ordered by name: each field's slug (the values of the bursaries' `field` filter), name, description, and how many bursaries that filter lists.",
+    tag: TAGS.bursaries,
+    scope: ENDPOINT_SCOPES.fieldsOfStudy,
+    item: api.FieldOfStudy,
+    name: "FieldOfStudyList",
   }),
   paginatedList({
     resource: "postal-codes",

@@ -13,11 +13,13 @@ import { MAX_PER_PAGE, parsePageRequest } from "../lib/pagination.ts";
 import { searchKey, searchWords } from "../lib/text.ts";
 import {
   BURSARY_PROVIDER_TYPES,
+  FIELDS_OF_STUDY,
   MAX_SLUG_LENGTH,
   QUALIFICATION_TYPES,
   SCHOOL_PHASES,
   SCHOOL_SECTORS,
   SLUG,
+  STUDY_LEVELS,
   UNIVERSITY_TYPES,
 } from "../lib/vocabulary.ts";
 
@@ -231,10 +233,18 @@ export const LIST_QUERY_PARAMETERS = {
   bursaries: {
     ...PAGINATION,
     field: {
-      schema: slug,
-      description: "Field of study, as a slug: today the slug of a field as the detail record writes it (Civil Engineering: civil-engineering).",
+      schema: oneOf(FIELDS_OF_STUDY),
+      description:
+        "Field of study, a slug of /v1/data/fields-of-study: the bursaries classified under it and those open to all fields. " +
+        "`all-fields` lists only the bursaries open to all fields.",
       example: "engineering",
       match: { kind: "includes", column: "fields" },
+    },
+    study_level: {
+      schema: oneOf(STUDY_LEVELS),
+      description: `Level of study the bursary funds: ${STUDY_LEVELS.join(", ")}.`,
+      example: "undergraduate",
+      match: { kind: "includes", column: "study_levels" },
     },
     provider_type: {
       schema: oneOf(BURSARY_PROVIDER_TYPES),
@@ -245,7 +255,8 @@ export const LIST_QUERY_PARAMETERS = {
     open_on: {
       schema: parameter("must be a real date written YYYY-MM-DD", (v) => (isRealDate(v) ? v : undefined), /^\d{4}-\d{2}-\d{2}$/),
       description:
-        "Accepting applications on this date: a cycle opens on or before it (or publishes no opening date) and closes on or after it.",
+        "Accepting applications on this date: a published cycle opens on or before it (or publishes no opening date) and closes on or after it. " +
+        "Expected cycles (`expected_next_cycle`) do not count.",
       example: "2026-08-01",
       match: { kind: "open-on", column: "cycles" },
     },
@@ -279,6 +290,7 @@ export const LIST_QUERY_PARAMETERS = {
   },
   // Unpaginated lists take no parameters: anything sent is an unknown parameter.
   subjects: {},
+  "fields-of-study": {},
   provinces: {},
 } as const satisfies Record<string, Record<string, QueryParameter>>;
 

@@ -11,9 +11,22 @@ const DECIMAL = /^-?\d+(\.\d+)?$/;
 // Shared with the Worker's query parameters (open_on), so one rule says what a real date is.
 export { isRealDate };
 
+/** Printable ASCII only: a URL as a URI (RFC 3986), non-ASCII characters and spaces percent-encoded. */
+const URI_CHARACTERS = /^[\x21-\x7e]+$/;
+
+/** An absolute http:// or https:// URL (bursary tables: some providers' sites have no https page). */
+export function isWebUrl(value: string): boolean {
+  if (!URI_CHARACTERS.test(value)) return false;
+  try {
+    const url = new URL(value);
+    return (url.protocol === "https:" || url.protocol === "http:") && url.hostname.includes(".");
+  } catch {
+    return false;
+  }
+}
+
 export function isHttpsUrl(value: string): boolean {
-  // Written as a client can use it: printable ASCII only (other characters percent-encoded, RFC 3986).
-  if (!/^[\x21-\x7e]+$/.test(value)) return false;
+  if (!URI_CHARACTERS.test(value)) return false;
   try {
     const url = new URL(value);
     return url.protocol === "https:" && url.hostname.includes(".");
@@ -71,7 +84,11 @@ export const boolean = () => cellOf("true or false", (v) => (v === "true" ? true
 export const optionalBoolean = () => optionalCellOf("true or false", (v) => (v === "true" ? true : v === "false" ? false : undefined));
 export const date = () => cellOf("a real date written YYYY-MM-DD", asDate);
 export const optionalDate = () => optionalCellOf("a real date written YYYY-MM-DD", asDate);
-export const httpsUrl = () => cellOf("an absolute https:// URL (characters outside printable ASCII percent-encoded)", (v) => (isHttpsUrl(v) ? v : undefined));
+export const httpsUrl = () =>
+  cellOf("an absolute https:// URL, with spaces and characters outside ASCII percent-encoded (– as %E2%80%93)", (v) => (isHttpsUrl(v) ? v : undefined));
+const WEB_URL_TEXT = "an absolute https:// (or http://) URL, with spaces and characters outside ASCII percent-encoded";
+export const webUrl = () => cellOf(WEB_URL_TEXT, (v) => (isWebUrl(v) ? v : undefined));
+export const optionalWebUrl = () => optionalCellOf(WEB_URL_TEXT, (v) => (isWebUrl(v) ? v : undefined));
 export const oneOf = <const T extends readonly [string, ...string[]]>(values: T) =>
   cellOf(`one of: ${values.join(", ")}`, asOneOf<T[number]>(values));
 export const optionalOneOf = <const T extends readonly [string, ...string[]]>(values: T) =>
@@ -105,6 +122,36 @@ export const list = () =>
   cellOf("at least one item; separate items with ;", (v) => {
     const items = v.split(";").map((item) => item.trim()).filter((item) => item !== "");
     return items.length > 0 ? items : undefined;
+  });
+
+/**
+ * A list of closed values in one cell, separated by ";", each at most once. `optional`: an empty cell is the
+ * empty list. The message names the items that are not in the list.
+ */
+export function listOf<const T extends readonly [string, ...string[]]>(values: T, options: { optional?: boolean; what?: string } = {}) {
+  const what = options.what ?? `one of: ${values.join(", ")}`;
+  const expected = `${options.optional ? "" : "at least one item, "}each ${what}; separate items with ;${options.optional ? " (or an empty cell)" : ""}`;
+  return z.string().transform((raw, ctx): T[number][] => {
+    const items = raw.split(";").map((item) => item.trim()).filter((item) => item !== "");
+    const unknown = items.filter((item) => !values.includes(item));
+    const repeated = items.filter((item, i) => items.indexOf(item) !== i);
+    if ((items.length === 0 && !options.optional) || unknown.length > 0 || repeated.length > 0) {
+      const why = [
+        unknown.length > 0 ? `not ${unknown.map((u) => JSON.stringify(u)).join(", ")}` : "",
+        repeated.length > 0 ? `${repeated.map((r) => JSON.stringify(r)).join(", ")} more than once` : "",
+      ].filter(Boolean);
+      ctx.addIssue({ code: "custom", message: why.length > 0 ? `${expected} (${why.join("; ")})` : expected });
+      return z.NEVER;
+    }
+    return items as T[number][];
+  });
+}
+
+/** A list of slugs in one cell (references to another table, checked by the link stage); empty: the empty list. */
+export const optionalSlugList = () =>
+  cellOf<string[]>(`slugs separated by ; (${SLUG_TEXT}), or an empty cell`, (v) => {
+    const items = v.split(";").map((item) => item.trim()).filter((item) => item !== "");
+    return items.every((item) => SLUG.test(item)) && new Set(items).size === items.length ? items : undefined;
   });
 
 /**

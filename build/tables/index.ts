@@ -1,7 +1,6 @@
 // The source tables, one zod row schema each. sources/README.md documents the same columns for people.
 import { z } from "zod";
 import {
-  BURSARY_PROVIDER_TYPES,
   CONFIDENCE_LEVELS,
   FEE_TYPES,
   LANGUAGE_LEVELS,
@@ -16,6 +15,7 @@ import { defineTable, type TableDefinition } from "./define.ts";
 import * as cell from "./cells.ts";
 import { apsTables } from "./aps.ts";
 import { nscResultsTable } from "./nsc.ts";
+import { bursaryTables } from "./bursaries.ts";
 
 export function sourceTables(today: string) {
   const provenance = cell.provenance(today);
@@ -209,23 +209,6 @@ export function sourceTables(today: string) {
     references: [{ column: "province_id", table: "provinces", targetColumn: "id" }],
   });
 
-  const bursaries = defineTable({
-    name: "bursaries",
-    patterns: ["bursaries.csv"],
-    row: z.object({
-      slug: cell.slug(),
-      name: cell.text(),
-      provider: cell.text(),
-      provider_type: cell.oneOf(BURSARY_PROVIDER_TYPES),
-      closing_date: cell.date(),
-      fields: cell.list(),
-      eligibility: cell.text(),
-      application_url: cell.httpsUrl(),
-      ...provenance,
-    }),
-    key: ["slug"],
-  });
-
   const prospectuses = defineTable({
     name: "prospectuses",
     patterns: ["prospectuses.csv"],
@@ -258,7 +241,7 @@ export function sourceTables(today: string) {
     highSchools,
     postalCodes,
     nscResults: nscResultsTable(provenance),
-    bursaries,
+    ...bursaryTables(today),
     prospectuses,
     ...apsTables(today),
   };

@@ -50,6 +50,21 @@ describe("the client against the local server", () => {
     expect(provinces.meta.total).toBe(9);
   });
 
+  it("finds bursaries by field of study, with the vocabulary's slugs typed", async () => {
+    const bursaries = createClient({ baseUrl: server.base, token: await server.token(["bursaries:read"]) });
+    const fields = await bursaries.listFieldsOfStudy();
+    const engineering = fields.data.find((f) => f.slug === "engineering");
+    expect(engineering?.bursary_count).toBeGreaterThan(0);
+    const page = await bursaries.listBursaries({ query: { field: "engineering", study_level: "undergraduate", per_page: 100 } });
+    expect(page.data.length).toBeGreaterThan(0);
+    for (const b of page.data) expect(b.fields.includes("engineering") || b.fields.includes("all-fields")).toBe(true);
+    expectTypeOf(page.data[0]?.fields).toEqualTypeOf<Schemas["BursaryListItem"]["fields"] | undefined>();
+    const first = page.data[0];
+    if (!first) throw new Error("no engineering bursary");
+    const detail = await bursaries.getBursary({ path: { slug: first.slug } });
+    expect(detail.data.closing_date).toBe(detail.data.cycles[0]?.close_date);
+  });
+
   it("reads a qualification's requirements", async () => {
     const { data } = await api.listQualifications({ query: { per_page: 50 } });
     for (const qualification of data) {

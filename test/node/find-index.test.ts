@@ -17,6 +17,7 @@ import { columnValue, encodeColumn, encodeLists, itemAt, type FindIndexPart } fr
 import { paths, type Manifest } from "../../lib/layout.ts";
 import { searchKey, searchWords } from "../../lib/text.ts";
 import { columnsRead, LIST_QUERY_PARAMETERS, listParameters, type ListResource, type QueryParameter } from "../../schema/query.ts";
+import { FIELDS_OF_STUDY } from "../../lib/vocabulary.ts";
 import { ROOT, TEST_DIST } from "../../support/test-dataset.ts";
 
 const readJson = async (p: string) => JSON.parse(await readFile(path.join(TEST_DIST, p), "utf8"));
@@ -233,14 +234,17 @@ describe("findRows", () => {
 });
 
 describe("bursaries: fields and cycles", () => {
-  it("field slugs come from the fields of study; cycles from the model's cycles once it has them", () => {
-    const b = model.bursaries.find((x) => x.fields.includes("Civil Engineering"));
-    expect(b).toBeDefined();
-    if (!b) return;
-    expect(bursaryFieldSlugs(b)).toContain("civil-engineering");
-    expect(bursaryCycles(b)).toEqual([[null, b.closing_date]]);
-    const withCycles = { ...b, cycles: [{ intake_year: 2027, open_date: "2026-04-01", close_date: "2026-08-31" }, { intake_year: 2028, open_date: null, close_date: "2027-08-31" }] };
-    expect(bursaryCycles(withCycles)).toEqual([["2026-04-01", "2026-08-31"], [null, "2027-08-31"]]);
+  it("field slugs are the bursary's own, or every field for a bursary open to all fields; cycles are the published ones", () => {
+    const named = model.bursaries.find((x) => x.fields.includes("engineering") && !x.fields.includes("all-fields"));
+    const open = model.bursaries.find((x) => x.fields.includes("all-fields"));
+    expect(named && open).toBeTruthy();
+    if (!named || !open) return;
+    expect(bursaryFieldSlugs(named)).toEqual(named.fields);
+    expect(bursaryFieldSlugs(open)).toEqual([...FIELDS_OF_STUDY]);
+    expect(bursaryCycles(named)).toEqual(named.cycles.map((c) => [c.open_date, c.close_date]));
+    const annual = model.bursaries.find((x) => x.expected_next_cycle !== null);
+    // An expected cycle is never a cycle of the index: open_on reads published cycles only.
+    expect(annual && bursaryCycles(annual).some(([, close]) => close === annual.expected_next_cycle?.close_date)).toBe(false);
   });
 });
 
@@ -256,7 +260,7 @@ describe("the parameter table (schema/query.ts)", () => {
 
   it("is what the README documents: every parameter with an example, and every example is a valid request", async () => {
     const readme = await readFile(path.join(ROOT, "README.md"), "utf8");
-    const section = readme.slice(readme.indexOf("### Finding records"), readme.indexOf("**Bursaries, `field` and `open_on`, today.**"));
+    const section = readme.slice(readme.indexOf("### Finding records"), readme.indexOf("**Bursaries: `field`, `study_level` and `open_on`.**"));
     expect(section.length).toBeGreaterThan(1000);
     for (const resource of Object.keys(LIST_QUERY_PARAMETERS) as ListResource[]) {
       for (const [name, { match }] of listParameters(resource)) {

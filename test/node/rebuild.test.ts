@@ -109,9 +109,14 @@ describe("npm run rebuild from a local upstream folder", () => {
       original.replace("FIXTURE HARBOUR SECONDARY", "FIXTURE HARBOUR HIGH SCHOOL") +
         "100000499,WC,FIXTURE NEW SECONDARY,METRO EAST,SECONDARY SCHOOL,PUBLIC,Q2,18.7000,-34.0000,600\n",
     );
+    // The last bursary is withdrawn, with its cycles.
     const bursaries = path.join(ws.sourcesDir, "bursaries.csv");
     const lines = (await readFile(bursaries, "utf8")).trimEnd().split("\n");
-    await writeFile(bursaries, `${lines.slice(0, -1).join("\n")}\n`); // the last bursary is withdrawn
+    const withdrawn = (lines.at(-1) ?? "").split(",")[0] ?? "";
+    await writeFile(bursaries, `${lines.slice(0, -1).join("\n")}\n`);
+    const cycles = path.join(ws.sourcesDir, "bursary-cycles.csv");
+    const cycleLines = (await readFile(cycles, "utf8")).trimEnd().split("\n");
+    await writeFile(cycles, `${cycleLines.filter((line) => !line.startsWith(`${withdrawn},`)).join("\n")}\n`);
 
     const second = await runRebuild({ ...ws, upstreamDir: changed, maxDropShare: 0.5 });
     expect(second.status, second.reasons.join("\n")).toBe("published");
@@ -130,7 +135,7 @@ describe("npm run rebuild from a local upstream folder", () => {
     expect(markdown).toContain("within the allowed 50%");
     const json = JSON.parse(await readFile(second.reportFiles.json, "utf8"));
     expect(json.status).toBe("published");
-    expect(json.diff.resources).toHaveLength(8);
+    expect(json.diff.resources).toHaveLength(9); // the eight lists of SPEC.md and the fields of study
   });
 
   it("refuses an upstream file whose columns were renamed, naming the file and the columns", async () => {

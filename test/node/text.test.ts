@@ -2,7 +2,7 @@
 // Worker's queries alike.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { foldText, hasWordStartingWith, searchKey, searchWords, slugOf } from "../../lib/text.ts";
+import { foldText, hasWordStartingWith, searchKey, searchWords } from "../../lib/text.ts";
 
 describe("foldText and searchWords", () => {
   it("ignores case and accents: HOËRSKOOL, Hoërskool and hoerskool are one word", () => {
@@ -40,11 +40,6 @@ describe("foldText and searchWords", () => {
     expect(hasWordStartingWith(key, "toria")).toBe(false);
   });
 
-  it("slugOf makes field slugs", () => {
-    expect(slugOf("Civil Engineering")).toBe("civil-engineering");
-    expect(slugOf("Accounting (CA stream)")).toBe("accounting-ca-stream");
-    expect(slugOf("Économie")).toBe("economie");
-  });
 });
 
 describe("any Unicode at all", () => {

@@ -80,6 +80,8 @@ const ENDPOINTS: Endpoint[] = [
   },
   { path: "/v1/data/subjects", scope: null, paginated: false, item: api.Subject, specFields: ["slug", "name"] },
   { path: "/v1/data/provinces", scope: "provinces:read", paginated: false, item: api.Province, specFields: ["id", "name", "code"] },
+  // Not in SPEC.md: the bursaries' vocabulary of fields of study, with the bursaries' scope.
+  { path: "/v1/data/fields-of-study", scope: "bursaries:read", paginated: false, item: api.FieldOfStudy, specFields: ["slug", "name"] },
 ];
 
 function expectFields(record: Record<string, unknown>, fields: string[]) {

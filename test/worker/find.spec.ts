@@ -11,6 +11,7 @@ import { bucketOf } from "../../lib/buckets.ts";
 import { paths, type Manifest } from "../../lib/layout.ts";
 import { ErrorBody, PageMeta } from "../../schema/api.ts";
 import { LIST_QUERY_PARAMETERS } from "../../schema/query.ts";
+import { BURSARY_PROVIDER_TYPES, FIELDS_OF_STUDY, STUDY_LEVELS } from "../../lib/vocabulary.ts";
 import { BASE, call as callWith, json, token } from "./support.ts";
 
 // Hundreds of requests in some tests on the national data: a generous per-test timeout.
@@ -101,7 +102,7 @@ describe("existing calls answer exactly as before", () => {
         expect(text, `${list}${query}`).toBe(JSON.stringify({ data: chunk0.slice((page - 1) * perPage, page * perPage), meta: { total, page, per_page: perPage } }));
       }
     }
-    for (const list of ["subjects", "provinces"]) {
+    for (const list of ["subjects", "provinces", "fields-of-study"]) {
       const file = await (await realEnv.ASSETS.fetch(`https://assets.internal/v1/data/${list}.json`)).text();
       expect(await (await call(`/v1/data/${list}`)).text()).toBe(file);
     }
@@ -306,21 +307,45 @@ function haversine(lat1: number, lon1: number, lat2: number, lon2: number): numb
   return 2 * 6371.0088 * Math.asin(Math.sqrt(a));
 }
 
-describe("bursaries: provider_type, field, open_on, q", () => {
-  it("provider_type and field, checked against the detail records", async () => {
+describe("bursaries: provider_type, field, study_level, open_on, q", () => {
+  it("provider_type, field and study_level, checked against the detail records", async () => {
     const details = await Promise.all(lists.bursaries.map((b) => detailOf("bursaries", b.slug)));
-    for (const type of ["corporate", "government", "university"]) {
+    for (const type of BURSARY_PROVIDER_TYPES) {
       expect(ids(await all("bursaries", `provider_type=${type}`)), type).toEqual(ids(details.filter((d) => d.provider_type === type)));
     }
-    const civil = await all("bursaries", "field=civil-engineering");
-    expect(ids(civil)).toEqual(ids(details.filter((d) => d.fields.includes("Civil Engineering"))));
-    expect(civil.length).toBeGreaterThan(0);
+    // field=F: the bursaries classified under F and those open to all fields; field=all-fields: only the latter.
+    const openToAll = details.filter((d) => d.fields.includes("all-fields"));
+    expect(openToAll.length).toBeGreaterThan(0);
+    for (const field of FIELDS_OF_STUDY) {
+      const expected = field === "all-fields" ? openToAll : details.filter((d) => d.fields.includes(field) || d.fields.includes("all-fields"));
+      const found = await all("bursaries", `field=${field}`);
+      expect(ids(found), field).toEqual(ids(expected));
+    }
+    for (const level of STUDY_LEVELS) {
+      expect(ids(await all("bursaries", `study_level=${level}`)), level).toEqual(ids(details.filter((d) => d.study_levels.includes(level))));
+    }
+    const both = await all("bursaries", "field=engineering&study_level=undergraduate&provider_type=corporate");
+    expect(ids(both)).toEqual(
+      ids(details.filter((d) => (d.fields.includes("engineering") || d.fields.includes("all-fields")) && d.study_levels.includes("undergraduate") && d.provider_type === "corporate")),
+    );
+    expect(both.length).toBeGreaterThan(0);
   });
 
-  it("open_on: accepting applications on that date (today: up to the closing date)", async () => {
-    for (const date of ["2026-09-01", "2026-11-20", "2030-01-01"]) {
-      expect(ids(await all("bursaries", `open_on=${date}`)), date).toEqual(ids(lists.bursaries.filter((b) => b.closing_date >= date)));
+  it("open_on: a published cycle whose [open_date or no opening date, close_date] holds the date; expected cycles do not count", async () => {
+    const details = await Promise.all(lists.bursaries.map((b) => detailOf("bursaries", b.slug)));
+    const accepts = (c: { open_date: string | null; close_date: string }, date: string) => (c.open_date === null || c.open_date <= date) && date <= c.close_date;
+    // Every date a cycle opens or closes on, the day after each close, and dates inside expected cycles only.
+    const expectedOnly = details
+      .filter((d) => d.expected_next_cycle !== null)
+      .map((d) => d.expected_next_cycle.close_date as string)
+      .filter((date) => !details.some((d) => d.cycles.some((c: any) => accepts(c, date))));
+    const dates = new Set<string>(["2026-09-01", "2026-11-24", "2027-01-15", "2030-01-01", ...expectedOnly.slice(0, 5)]);
+    for (const d of details.slice(0, 40)) for (const c of d.cycles) [c.open_date, c.close_date].forEach((x: string | null) => x && dates.add(x));
+    expect(expectedOnly.length, "a date only an expected cycle spans").toBeGreaterThan(0);
+    for (const date of dates) {
+      expect(ids(await all("bursaries", `open_on=${date}`)), date).toEqual(ids(details.filter((d) => d.cycles.some((c: any) => accepts(c, date)))));
     }
+    for (const date of expectedOnly.slice(0, 5)) expect((await get(`/v1/data/bursaries?open_on=${date}`)).meta.total, date).toBe(0);
     expect((await get("/v1/data/bursaries?open_on=2030-01-01")).meta.total).toBe(0);
   });
 
@@ -432,7 +457,7 @@ describe("bad input: 400 with a details entry naming the parameter", () => {
       const resource = path.split("?")[0]?.split("/").pop() as keyof typeof LIST_QUERY_PARAMETERS;
       for (const accepted of Object.keys(LIST_QUERY_PARAMETERS[resource])) expect(e.message, path).toContain(accepted);
     }
-    for (const list of ["subjects", "provinces"]) {
+    for (const list of ["subjects", "provinces", "fields-of-study"]) {
       const e = await error(`/v1/data/${list}?q=math`);
       expect(e.code).toBe("unknown_parameter");
       expect(e.message).toContain("takes no query parameters");
@@ -457,6 +482,9 @@ describe("bad input: 400 with a details entry naming the parameter", () => {
       ["/v1/data/bursaries?open_on=tomorrow", "open_on"],
       ["/v1/data/bursaries?provider_type=bank", "provider_type"],
       ["/v1/data/bursaries?field=Civil%20Engineering", "field"],
+      ["/v1/data/bursaries?field=civil-engineering", "field"],
+      ["/v1/data/bursaries?field=enginering", "field"],
+      ["/v1/data/bursaries?study_level=matric", "study_level"],
       ["/v1/data/postal-codes?code=83", "code"],
       ["/v1/data/qualifications?nqf_level=9", "nqf_level"],
       ["/v1/data/qualifications?university_slug=UP", "university_slug"],
@@ -470,6 +498,11 @@ describe("bad input: 400 with a details entry naming the parameter", () => {
       expect(e.code, path).toBe("invalid_parameter");
       expect(e.details?.map((d) => d.path), path).toEqual([name]);
     }
+  });
+
+  it("a field that is not in the vocabulary: the message lists the fields", async () => {
+    const e = await error("/v1/data/bursaries?field=enginering");
+    expect(e.details).toEqual([{ path: "field", message: `must be one of: ${FIELDS_OF_STUDY.join(", ")}` }]);
   });
 
   it("a q shorter than 2 or longer than 100 characters, or without a letter or digit", async () => {

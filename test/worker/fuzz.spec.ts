@@ -34,7 +34,7 @@ async function expectWellFormed(response: Response, started: number, context: st
 }
 
 const segment = fc.oneof(
-  fc.constantFrom("v1", "data", "universities", "qualifications", "requirements", "high-schools", "bursaries", "postal-codes", "prospectuses", "provinces", "subjects", "id", "parse", "aps-calculator", "assets", "_internal", "_list", "_buckets", "manifest.json", "..", ".", "%2e%2e", "%2F", "0.json", "university-of-pretoria", "hs_0123456789abcdef"),
+  fc.constantFrom("v1", "data", "universities", "qualifications", "requirements", "high-schools", "bursaries", "fields-of-study", "postal-codes", "prospectuses", "provinces", "subjects", "id", "parse", "aps-calculator", "assets", "_internal", "_list", "_buckets", "manifest.json", "..", ".", "%2e%2e", "%2F", "0.json", "university-of-pretoria", "hs_0123456789abcdef"),
   fc.string({ maxLength: 12 }).map(encodeURIComponent),
   fc.uuid(),
 );
@@ -43,7 +43,7 @@ const queryValue = fc.oneof(fc.constantFrom("1", "0", "-1", "100", "101", "01", 
 const query = fc
   .array(fc.tuple(fc.constantFrom("page", "per_page", "q", "x", "page[]", ""), queryValue), { maxLength: 4 })
   .map((pairs) => pairs.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join("&"));
-const LISTS = ["/v1/data/universities", "/v1/data/qualifications", "/v1/data/high-schools", "/v1/data/bursaries", "/v1/data/postal-codes", "/v1/data/prospectuses", "/v1/data/subjects", "/v1/data/provinces"];
+const LISTS = ["/v1/data/universities", "/v1/data/qualifications", "/v1/data/high-schools", "/v1/data/bursaries", "/v1/data/postal-codes", "/v1/data/prospectuses", "/v1/data/subjects", "/v1/data/provinces", "/v1/data/fields-of-study"];
 
 describe("fuzz: paths, query strings and methods", () => {
   it("answers any path and method without a 5xx, in our error shape", async () => {

@@ -231,7 +231,7 @@ export interface paths {
         };
         /**
          * List bursaries
-         * @description Bursaries, ordered by name.
+         * @description Bursaries and scholarships, ordered by name. Each list item carries what a finder filters and shows without a detail call: the latest published cycle's dates (`opening_date`, `closing_date`, `intake_year`), provider type, fields of study, study levels, whether the scheme recurs every year with its expected next cycle, and the confidence of the dates.
          *
          *     **Scope:** `bursaries:read`.
          */
@@ -253,11 +253,33 @@ export interface paths {
         };
         /**
          * Get a bursary
-         * @description One bursary, with its provider, fields of study, eligibility and where to apply.
+         * @description One bursary: its provider, fields of study, what it covers and its published value, who may apply (`requires`, structured where the provider states it, and the free-text `eligibility`), where to apply, every published cycle newest first with the witness of its dates, and for an annual scheme the cycle expected next (projected, never published).
          *
          *     **Scope:** `bursaries:read`.
          */
         get: operations["getBursary"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/data/fields-of-study": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List fields of study
+         * @description The vocabulary bursaries' `fields` are written in, ordered by name: each field's slug (the values of the bursaries' `field` filter), name, description, and how many bursaries that filter lists.
+         *
+         *     **Scope:** `bursaries:read`.
+         */
+        get: operations["listFieldsOfStudy"];
         put?: never;
         post?: never;
         delete?: never;
@@ -564,13 +586,53 @@ export interface components {
             id: string;
             slug: string;
             name: string;
+            /** @description The closing date of the latest published cycle (`cycles[0]` of the detail record). */
             closing_date: string;
+            /** @description The opening date of the latest published cycle; null where the provider publishes none. */
+            opening_date: string | null;
+            /** @description The academic year the latest published cycle funds. */
+            intake_year: number;
+            /** @enum {string} */
+            provider_type: "government" | "provincial" | "seta" | "municipal" | "corporate" | "foundation" | "university";
+            /** @description Fields of study, as slugs of /v1/data/fields-of-study; `all-fields`: open to any field. */
+            fields: ("all-fields" | "accounting-and-finance" | "actuarial-science" | "agriculture" | "arts-and-design" | "built-environment" | "commerce-and-management" | "computer-science-and-it" | "economics" | "education" | "engineering" | "environmental-sciences" | "health-sciences" | "humanities-and-social-sciences" | "law" | "mathematics-and-statistics" | "media-and-communication" | "mining-and-geology" | "natural-sciences" | "public-administration" | "social-work")[];
+            study_levels: ("undergraduate" | "postgraduate" | "tvet")[];
+            /** @description `annual`: the scheme runs every year (see `expected_next_cycle`); null: not known to recur. */
+            recurs: "annual" | null;
+            expected_next_cycle: components["schemas"]["ExpectedBursaryCycle"] | null;
+            /**
+             * @description How sure the latest cycle's dates are: high = the provider's own page or document; medium = a transcription, or two independent third-party pages; low = one third-party page.
+             * @enum {string}
+             */
+            confidence: "high" | "medium" | "low";
             provider: string;
-            provider_type: string;
-            fields: string[];
+            /** @description What the bursary pays for or gives, where the provider itemises it ([] where it does not). */
+            covers: ("tuition" | "registration" | "accommodation" | "meals" | "books" | "laptop" | "transport" | "stipend" | "medical-aid" | "mentorship" | "vacation-work" | "employment" | "other")[];
+            /** @description An amount the provider publishes, in rand (usually the most it pays a year); null where none is published. */
+            value_zar: number | null;
+            requires: components["schemas"]["BursaryRequirements"];
             eligibility: string;
             /** Format: uri */
             application_url: string;
+            /** @description Every published cycle, newest intake first. */
+            cycles: components["schemas"]["BursaryCycle"][];
+            /** Format: uri */
+            source_url: string;
+            verified_on: string;
+        };
+        BursaryCycle: {
+            /** @description The academic year the bursary funds. */
+            intake_year: number;
+            /** @description When applications open; null where the provider publishes no opening date. */
+            open_date: string | null;
+            close_date: string;
+            /**
+             * @description What the dates were read on: the provider's own page or document, a transcription of it, or a third-party page.
+             * @enum {string}
+             */
+            evidence_kind: "own-page" | "official-document" | "transcription" | "third-party";
+            /** @description A second, independent page that gives the same dates; null where none was found. */
+            corroborated_by: string | null;
             /** Format: uri */
             source_url: string;
             verified_on: string;
@@ -579,11 +641,39 @@ export interface components {
             id: string;
             slug: string;
             name: string;
+            /** @description The closing date of the latest published cycle (`cycles[0]` of the detail record). */
             closing_date: string;
+            /** @description The opening date of the latest published cycle; null where the provider publishes none. */
+            opening_date: string | null;
+            /** @description The academic year the latest published cycle funds. */
+            intake_year: number;
+            /** @enum {string} */
+            provider_type: "government" | "provincial" | "seta" | "municipal" | "corporate" | "foundation" | "university";
+            /** @description Fields of study, as slugs of /v1/data/fields-of-study; `all-fields`: open to any field. */
+            fields: ("all-fields" | "accounting-and-finance" | "actuarial-science" | "agriculture" | "arts-and-design" | "built-environment" | "commerce-and-management" | "computer-science-and-it" | "economics" | "education" | "engineering" | "environmental-sciences" | "health-sciences" | "humanities-and-social-sciences" | "law" | "mathematics-and-statistics" | "media-and-communication" | "mining-and-geology" | "natural-sciences" | "public-administration" | "social-work")[];
+            study_levels: ("undergraduate" | "postgraduate" | "tvet")[];
+            /** @description `annual`: the scheme runs every year (see `expected_next_cycle`); null: not known to recur. */
+            recurs: "annual" | null;
+            expected_next_cycle: components["schemas"]["ExpectedBursaryCycle"] | null;
+            /**
+             * @description How sure the latest cycle's dates are: high = the provider's own page or document; medium = a transcription, or two independent third-party pages; low = one third-party page.
+             * @enum {string}
+             */
+            confidence: "high" | "medium" | "low";
         };
         BursaryPage: {
             data: components["schemas"]["BursaryListItem"][];
             meta: components["schemas"]["PageMeta"];
+        };
+        BursaryRequirements: {
+            /** @description Minimum average mark, in per cent. */
+            min_average: number | null;
+            /** @description Highest combined household income a year, in rand. */
+            household_income_max_zar: number | null;
+            /** @description Who may apply by citizenship; `any`: no rule; null: not stated. */
+            citizenship: ("south-african" | "south-african-or-permanent-resident" | "any") | null;
+            /** @description Province ids (as /v1/data/provinces lists them) whose residents the bursary is for; [] = no province rule. */
+            provinces: string[];
         };
         BursaryResponse: {
             data: components["schemas"]["Bursary"];
@@ -815,6 +905,34 @@ export interface components {
                     message: string;
                 }[];
             };
+        };
+        /** @description Annual schemes only (null otherwise): the latest published cycle moved on by whole years, to the first year whose closing date is on or after the day the data was built. Check the provider's page before relying on it. */
+        ExpectedBursaryCycle: {
+            intake_year: number;
+            open_date: string | null;
+            close_date: string;
+            /**
+             * @description Always true: these dates are projected, not published by the provider.
+             * @constant
+             */
+            expected: true;
+            /**
+             * @description Why the scheme is taken to recur: the provider says so, or two published cycles fell on the same dates.
+             * @enum {string}
+             */
+            basis: "provider-statement" | "past-cycles";
+        };
+        FieldOfStudy: {
+            /** @enum {string} */
+            slug: "all-fields" | "accounting-and-finance" | "actuarial-science" | "agriculture" | "arts-and-design" | "built-environment" | "commerce-and-management" | "computer-science-and-it" | "economics" | "education" | "engineering" | "environmental-sciences" | "health-sciences" | "humanities-and-social-sciences" | "law" | "mathematics-and-statistics" | "media-and-communication" | "mining-and-geology" | "natural-sciences" | "public-administration" | "social-work";
+            name: string;
+            description: string;
+            /** @description The bursaries `GET /v1/data/bursaries?field=<slug>` lists (those open to all fields included). */
+            bursary_count: number;
+        };
+        FieldOfStudyList: {
+            data: components["schemas"]["FieldOfStudy"][];
+            meta: components["schemas"]["TotalMeta"];
         };
         HighSchool: {
             id: string;
@@ -1951,11 +2069,13 @@ export interface operations {
                 page?: number;
                 /** @description Records per page, 1 to 100. */
                 per_page?: number;
-                /** @description Field of study, as a slug: today the slug of a field as the detail record writes it (Civil Engineering: civil-engineering). */
-                field?: string;
+                /** @description Field of study, a slug of /v1/data/fields-of-study: the bursaries classified under it and those open to all fields. `all-fields` lists only the bursaries open to all fields. */
+                field?: "all-fields" | "accounting-and-finance" | "actuarial-science" | "agriculture" | "arts-and-design" | "built-environment" | "commerce-and-management" | "computer-science-and-it" | "economics" | "education" | "engineering" | "environmental-sciences" | "health-sciences" | "humanities-and-social-sciences" | "law" | "mathematics-and-statistics" | "media-and-communication" | "mining-and-geology" | "natural-sciences" | "public-administration" | "social-work";
+                /** @description Level of study the bursary funds: undergraduate, postgraduate, tvet. */
+                study_level?: "undergraduate" | "postgraduate" | "tvet";
                 /** @description Provider type: government, provincial, seta, municipal, corporate, foundation, university. */
                 provider_type?: "government" | "provincial" | "seta" | "municipal" | "corporate" | "foundation" | "university";
-                /** @description Accepting applications on this date: a cycle opens on or before it (or publishes no opening date) and closes on or after it. */
+                /** @description Accepting applications on this date: a published cycle opens on or before it (or publishes no opening date) and closes on or after it. Expected cycles (`expected_next_cycle`) do not count. */
                 open_on?: string;
                 /** @description Name search: every word of the query must start a word of the bursary's name (case and accents ignored: hoerskool finds HOËRSKOOL). Ordered: exact name first, then names that start with the query, then the other matches, each in the list's usual order. */
                 q?: string;
@@ -2080,6 +2200,77 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error404"];
+                };
+            };
+            /** @description Too many requests: `rate_limited`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error429"];
+                };
+            };
+            /** @description Server error: `internal_error`, `misconfigured`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error500"];
+                };
+            };
+        };
+    };
+    listFieldsOfStudy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The whole list, with its total. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "X-Data-Version": components["headers"]["XDataVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FieldOfStudyList"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            /** @description Bad request: `unknown_parameter`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error400UnknownParameter"];
+                };
+            };
+            /** @description No valid token: `invalid_token`, `missing_token`, `token_expired`, `token_revoked`, `wrong_environment`. */
+            401: {
+                headers: {
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error401"];
+                };
+            };
+            /** @description Not allowed: `insufficient_scope`, `origin_not_allowed`. */
+            403: {
+                headers: {
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error403"];
                 };
             };
             /** @description Too many requests: `rate_limited`. */

@@ -15,6 +15,7 @@ export const OPERATIONS = {
   getHighSchool: { method: "GET", path: "/v1/data/high-schools/{id}" },
   listBursaries: { method: "GET", path: "/v1/data/bursaries" },
   getBursary: { method: "GET", path: "/v1/data/bursaries/{slug}" },
+  listFieldsOfStudy: { method: "GET", path: "/v1/data/fields-of-study" },
   listPostalCodes: { method: "GET", path: "/v1/data/postal-codes" },
   getPostalCode: { method: "GET", path: "/v1/data/postal-codes/{id}" },
   parseIdNumber: { method: "POST", path: "/v1/id/parse" },
