@@ -11,7 +11,9 @@ const DECIMAL = /^-?\d+(\.\d+)?$/;
 // Shared with the Worker's query parameters (open_on), so one rule says what a real date is.
 export { isRealDate };
 
+/** An absolute https:// URL written as it is sent: printable ASCII only (other characters percent-encoded, as RFC 3986 asks). */
 export function isHttpsUrl(value: string): boolean {
+  if (!/^[\x21-\x7e]+$/.test(value)) return false;
   try {
     const url = new URL(value);
     return url.protocol === "https:" && url.hostname.includes(".");
@@ -68,7 +70,7 @@ export const optionalDecimal = (min: number, max: number) =>
 export const boolean = () => cellOf("true or false", (v) => (v === "true" ? true : v === "false" ? false : undefined));
 export const date = () => cellOf("a real date written YYYY-MM-DD", asDate);
 export const optionalDate = () => optionalCellOf("a real date written YYYY-MM-DD", asDate);
-export const httpsUrl = () => cellOf("an absolute https:// URL", (v) => (isHttpsUrl(v) ? v : undefined));
+export const httpsUrl = () => cellOf("an absolute https:// URL in ASCII (percent-encode other characters)", (v) => (isHttpsUrl(v) ? v : undefined));
 export const oneOf = <const T extends readonly [string, ...string[]]>(values: T) =>
   cellOf(`one of: ${values.join(", ")}`, asOneOf<T[number]>(values));
 export const optionalOneOf = <const T extends readonly [string, ...string[]]>(values: T) =>

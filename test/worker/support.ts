@@ -2,6 +2,8 @@
 import { env, exports } from "cloudflare:workers";
 import { importJWK, SignJWT, type JWK } from "jose";
 import { expect } from "vitest";
+import handler from "../../functions/index.ts";
+import type { Env } from "../../functions/env.ts";
 import { OPENAPI_PATH } from "../../lib/public-documents.ts";
 import { Contract, type OpenApiDocument } from "../support/contract.ts";
 import { SCOPES } from "../../domain/scopes.ts";
@@ -49,6 +51,15 @@ export async function call(
   // Redirects are the client's to follow: followed here, they would come back into this Worker.
   const response = await worker().fetch(`${BASE}${path}`, { method, headers, body: init.body, redirect: "manual" });
   return checkedAgainstDocument({ method, url: `${BASE}${path}` }, response);
+}
+
+/**
+ * The Worker's handler called in this isolate (with another environment if given), its answer checked like
+ * every other. For walks of thousands of requests: each call through the pool's `exports` gets slower than
+ * the one before (600 calls went from 10 to 140 ms each), while the handler called directly stays at 0.5 ms.
+ */
+export function callHandler(request: Request, testEnv: Env = env as unknown as Env): Promise<Response> {
+  return handler.fetch(request, testEnv).then((response) => checkedAgainstDocument({ method: request.method, url: request.url }, response));
 }
 
 // The OpenAPI document the Worker serves, read once (a plain value, never a promise tied to a request).
