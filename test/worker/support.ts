@@ -22,6 +22,8 @@ export type TokenOptions = {
   issuedAt?: number;
   jti?: string;
   omit?: string[];
+  /** Claims to add or replace, e.g. { token_type: "pub", origins: [...] } for a publishable token. */
+  claims?: Record<string, unknown>;
 };
 
 export async function token(options: TokenOptions = {}): Promise<string> {
@@ -34,6 +36,7 @@ export async function token(options: TokenOptions = {}): Promise<string> {
     iat: now,
     exp: now + (options.expiresIn ?? 3600),
     jti: options.jti ?? crypto.randomUUID(),
+    ...options.claims,
   };
   for (const name of options.omit ?? []) delete claims[name];
   return new SignJWT(claims).setProtectedHeader({ alg: "EdDSA", kid: key.kid }).sign(await importJWK(key, "EdDSA"));
@@ -41,11 +44,21 @@ export async function token(options: TokenOptions = {}): Promise<string> {
 
 const worker = () => (exports as unknown as { default: Fetcher }).default;
 
+/** A client address of its own, as Cloudflare would give in CF-Connecting-IP: requests without a token are counted per address. */
+export function clientAddress(): string {
+  const [a = 0, b = 0] = crypto.getRandomValues(new Uint16Array(2));
+  return `2001:db8::${a.toString(16)}:${b.toString(16)}`;
+}
+
+/**
+ * The real Worker, through the pool's `exports`. Each call comes from a client address of its own unless
+ * `headers` names one (cf-connecting-ip), so requests without a token never share a rate limit by accident.
+ */
 export async function call(
   path: string,
   init: { token?: string | null; method?: string; headers?: Record<string, string>; body?: string } = {},
 ): Promise<Response> {
-  const headers: Record<string, string> = { ...init.headers };
+  const headers: Record<string, string> = { "cf-connecting-ip": clientAddress(), ...init.headers };
   if (init.token !== null) headers.authorization = `Bearer ${init.token ?? (await token())}`;
   const method = init.method ?? "GET";
   // Redirects are the client's to follow: followed here, they would come back into this Worker.
@@ -75,11 +88,12 @@ async function contractOf(): Promise<Contract> {
 
 /**
  * Every answer in this suite goes through here: its body must match the schema the served OpenAPI document
- * gives for its operation and status (test/support/contract.ts), so the document cannot drift from what is served.
+ * gives for its operation and status, and it must carry the headers the document requires there (the
+ * RateLimit fields, Retry-After on a 429; test/support/contract.ts), so the document cannot drift from what is served.
  */
 export async function checkedAgainstDocument(request: { method: string; url: string }, response: Response): Promise<Response> {
   const body = await response.clone().text();
-  const problems = (await contractOf()).check(request, { status: response.status, contentType: response.headers.get("content-type"), body });
+  const problems = (await contractOf()).check(request, { status: response.status, contentType: response.headers.get("content-type"), body, headers: response.headers });
   expect(problems, "the answer matches the OpenAPI document").toEqual([]);
   return response;
 }

@@ -1076,6 +1076,8 @@ export interface components {
             headers: {
                 ETag: components["headers"]["ETag"];
                 "X-Data-Version": components["headers"]["XDataVersion"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
             };
             content?: never;
@@ -1092,6 +1094,12 @@ export interface components {
         XDataVersion: string;
         /** @description RFC 6750: `Bearer realm="sa-edu-data-api", error="invalid_token", error_description="…"`; on 403 `error="insufficient_scope", scope="<needed>"`. */
         WWWAuthenticate: string;
+        /** @description The rate limit this request was counted in (IETF draft-ietf-httpapi-ratelimit-headers-10): `"<policy>";r=<requests left in this period>;t=<seconds until the period ends>`, e.g. `"publishable";r=117;t=42`. `r` is counted by the server instance that answered: a guide, not a promise. */
+        RateLimit: string;
+        /** @description The policy that counted this request: `"<policy>";q=<requests per period>;w=<period in seconds>`, e.g. `"publishable";q=120;w=60`. Policies: `secret` and `publishable` (per token), `anonymous` (per client address, for requests without a valid token). */
+        RateLimitPolicy: string;
+        /** @description Seconds until the period ends and requests are accepted again. */
+        RetryAfter: number;
     };
     pathItems: never;
 }
@@ -1123,6 +1131,8 @@ export interface operations {
                     ETag: components["headers"]["ETag"];
                     "Cache-Control": components["headers"]["CacheControl"];
                     "X-Data-Version": components["headers"]["XDataVersion"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1133,6 +1143,8 @@ export interface operations {
             /** @description Bad request: `invalid_pagination`, `invalid_parameter`, `unknown_parameter`. */
             400: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1143,6 +1155,8 @@ export interface operations {
             401: {
                 headers: {
                     "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1153,6 +1167,8 @@ export interface operations {
             403: {
                 headers: {
                     "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1162,6 +1178,9 @@ export interface operations {
             /** @description Too many requests: `rate_limited`. */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1197,6 +1216,8 @@ export interface operations {
                     ETag: components["headers"]["ETag"];
                     "Cache-Control": components["headers"]["CacheControl"];
                     "X-Data-Version": components["headers"]["XDataVersion"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1208,6 +1229,8 @@ export interface operations {
             401: {
                 headers: {
                     "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1218,6 +1241,8 @@ export interface operations {
             403: {
                 headers: {
                     "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1227,6 +1252,8 @@ export interface operations {
             /** @description Not found: `not_found`. */
             404: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1236,6 +1263,9 @@ export interface operations {
             /** @description Too many requests: `rate_limited`. */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1287,6 +1317,8 @@ export interface operations {
                     ETag: components["headers"]["ETag"];
                     "Cache-Control": components["headers"]["CacheControl"];
                     "X-Data-Version": components["headers"]["XDataVersion"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1297,6 +1329,8 @@ export interface operations {
             /** @description Bad request: `invalid_pagination`, `invalid_parameter`, `unknown_parameter`. */
             400: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1307,6 +1341,8 @@ export interface operations {
             401: {
                 headers: {
                     "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1317,6 +1353,8 @@ export interface operations {
             403: {
                 headers: {
                     "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1326,6 +1364,9 @@ export interface operations {
             /** @description Too many requests: `rate_limited`. */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1361,6 +1402,8 @@ export interface operations {
                     ETag: components["headers"]["ETag"];
                     "Cache-Control": components["headers"]["CacheControl"];
                     "X-Data-Version": components["headers"]["XDataVersion"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1372,6 +1415,8 @@ export interface operations {
             401: {
                 headers: {
                     "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1382,6 +1427,8 @@ export interface operations {
             403: {
                 headers: {
                     "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1391,6 +1438,8 @@ export interface operations {
             /** @description Not found: `not_found`. */
             404: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1400,6 +1449,9 @@ export interface operations {
             /** @description Too many requests: `rate_limited`. */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1435,6 +1487,8 @@ export interface operations {
                     ETag: components["headers"]["ETag"];
                     "Cache-Control": components["headers"]["CacheControl"];
                     "X-Data-Version": components["headers"]["XDataVersion"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1446,6 +1500,8 @@ export interface operations {
             401: {
                 headers: {
                     "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1456,6 +1512,8 @@ export interface operations {
             403: {
                 headers: {
                     "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1465,6 +1523,8 @@ export interface operations {
             /** @description Not found: `not_found`. */
             404: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1474,6 +1534,9 @@ export interface operations {
             /** @description Too many requests: `rate_limited`. */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1506,6 +1569,8 @@ export interface operations {
                     ETag: components["headers"]["ETag"];
                     "Cache-Control": components["headers"]["CacheControl"];
                     "X-Data-Version": components["headers"]["XDataVersion"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1516,6 +1581,8 @@ export interface operations {
             /** @description Bad request: `unknown_parameter`. */
             400: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1526,6 +1593,8 @@ export interface operations {
             401: {
                 headers: {
                     "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1536,6 +1605,8 @@ export interface operations {
             403: {
                 headers: {
                     "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1545,6 +1616,9 @@ export interface operations {
             /** @description Too many requests: `rate_limited`. */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1579,6 +1653,8 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControl"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1588,6 +1664,8 @@ export interface operations {
             /** @description Bad request: `malformed_json`. */
             400: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1598,6 +1676,8 @@ export interface operations {
             401: {
                 headers: {
                     "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1608,6 +1688,8 @@ export interface operations {
             403: {
                 headers: {
                     "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1617,6 +1699,8 @@ export interface operations {
             /** @description Body too large: `payload_too_large`. */
             413: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1626,6 +1710,8 @@ export interface operations {
             /** @description Not JSON: `unsupported_media_type`. */
             415: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1635,6 +1721,8 @@ export interface operations {
             /** @description Invalid request body: `invalid_aps_request`. */
             422: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1644,6 +1732,9 @@ export interface operations {
             /** @description Too many requests: `rate_limited`. */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1678,6 +1769,8 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControl"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1687,6 +1780,8 @@ export interface operations {
             /** @description Bad request: `malformed_json`. */
             400: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1697,6 +1792,8 @@ export interface operations {
             401: {
                 headers: {
                     "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1707,6 +1804,8 @@ export interface operations {
             403: {
                 headers: {
                     "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1716,6 +1815,8 @@ export interface operations {
             /** @description Body too large: `payload_too_large`. */
             413: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1725,6 +1826,8 @@ export interface operations {
             /** @description Not JSON: `unsupported_media_type`. */
             415: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1734,6 +1837,8 @@ export interface operations {
             /** @description Invalid request body: `invalid_aps_request`. */
             422: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1743,6 +1848,9 @@ export interface operations {
             /** @description Too many requests: `rate_limited`. */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1798,6 +1906,8 @@ export interface operations {
                     ETag: components["headers"]["ETag"];
                     "Cache-Control": components["headers"]["CacheControl"];
                     "X-Data-Version": components["headers"]["XDataVersion"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1808,6 +1918,8 @@ export interface operations {
             /** @description Bad request: `invalid_pagination`, `invalid_parameter`, `unknown_parameter`. */
             400: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1818,6 +1930,8 @@ export interface operations {
             401: {
                 headers: {
                     "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1828,6 +1942,8 @@ export interface operations {
             403: {
                 headers: {
                     "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1837,6 +1953,9 @@ export interface operations {
             /** @description Too many requests: `rate_limited`. */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1872,6 +1991,8 @@ export interface operations {
                     ETag: components["headers"]["ETag"];
                     "Cache-Control": components["headers"]["CacheControl"];
                     "X-Data-Version": components["headers"]["XDataVersion"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1883,6 +2004,8 @@ export interface operations {
             401: {
                 headers: {
                     "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1893,6 +2016,8 @@ export interface operations {
             403: {
                 headers: {
                     "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1902,6 +2027,8 @@ export interface operations {
             /** @description Not found: `not_found`. */
             404: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1911,6 +2038,9 @@ export interface operations {
             /** @description Too many requests: `rate_limited`. */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1956,6 +2086,8 @@ export interface operations {
                     ETag: components["headers"]["ETag"];
                     "Cache-Control": components["headers"]["CacheControl"];
                     "X-Data-Version": components["headers"]["XDataVersion"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1966,6 +2098,8 @@ export interface operations {
             /** @description Bad request: `invalid_pagination`, `invalid_parameter`, `unknown_parameter`. */
             400: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1976,6 +2110,8 @@ export interface operations {
             401: {
                 headers: {
                     "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1986,6 +2122,8 @@ export interface operations {
             403: {
                 headers: {
                     "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1995,6 +2133,9 @@ export interface operations {
             /** @description Too many requests: `rate_limited`. */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2030,6 +2171,8 @@ export interface operations {
                     ETag: components["headers"]["ETag"];
                     "Cache-Control": components["headers"]["CacheControl"];
                     "X-Data-Version": components["headers"]["XDataVersion"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2041,6 +2184,8 @@ export interface operations {
             401: {
                 headers: {
                     "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2051,6 +2196,8 @@ export interface operations {
             403: {
                 headers: {
                     "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2060,6 +2207,8 @@ export interface operations {
             /** @description Not found: `not_found`. */
             404: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2069,6 +2218,9 @@ export interface operations {
             /** @description Too many requests: `rate_limited`. */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2112,6 +2264,8 @@ export interface operations {
                     ETag: components["headers"]["ETag"];
                     "Cache-Control": components["headers"]["CacheControl"];
                     "X-Data-Version": components["headers"]["XDataVersion"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2122,6 +2276,8 @@ export interface operations {
             /** @description Bad request: `invalid_pagination`, `invalid_parameter`, `unknown_parameter`. */
             400: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2132,6 +2288,8 @@ export interface operations {
             401: {
                 headers: {
                     "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2142,6 +2300,8 @@ export interface operations {
             403: {
                 headers: {
                     "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2151,6 +2311,9 @@ export interface operations {
             /** @description Too many requests: `rate_limited`. */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2186,6 +2349,8 @@ export interface operations {
                     ETag: components["headers"]["ETag"];
                     "Cache-Control": components["headers"]["CacheControl"];
                     "X-Data-Version": components["headers"]["XDataVersion"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2197,6 +2362,8 @@ export interface operations {
             401: {
                 headers: {
                     "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2207,6 +2374,8 @@ export interface operations {
             403: {
                 headers: {
                     "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2216,6 +2385,8 @@ export interface operations {
             /** @description Not found: `not_found`. */
             404: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2225,6 +2396,9 @@ export interface operations {
             /** @description Too many requests: `rate_limited`. */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2259,6 +2433,8 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControl"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2268,6 +2444,8 @@ export interface operations {
             /** @description Bad request: `malformed_json`. */
             400: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2278,6 +2456,8 @@ export interface operations {
             401: {
                 headers: {
                     "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2288,6 +2468,8 @@ export interface operations {
             403: {
                 headers: {
                     "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2297,6 +2479,8 @@ export interface operations {
             /** @description Body too large: `payload_too_large`. */
             413: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2306,6 +2490,8 @@ export interface operations {
             /** @description Not JSON: `unsupported_media_type`. */
             415: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2315,6 +2501,8 @@ export interface operations {
             /** @description Invalid request body: `invalid_id_request`. */
             422: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2324,6 +2512,9 @@ export interface operations {
             /** @description Too many requests: `rate_limited`. */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2365,6 +2556,8 @@ export interface operations {
                     ETag: components["headers"]["ETag"];
                     "Cache-Control": components["headers"]["CacheControl"];
                     "X-Data-Version": components["headers"]["XDataVersion"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2375,6 +2568,8 @@ export interface operations {
             /** @description Bad request: `invalid_pagination`, `invalid_parameter`, `unknown_parameter`. */
             400: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2385,6 +2580,8 @@ export interface operations {
             401: {
                 headers: {
                     "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2395,6 +2592,8 @@ export interface operations {
             403: {
                 headers: {
                     "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2404,6 +2603,9 @@ export interface operations {
             /** @description Too many requests: `rate_limited`. */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2436,6 +2638,8 @@ export interface operations {
                     ETag: components["headers"]["ETag"];
                     "Cache-Control": components["headers"]["CacheControl"];
                     "X-Data-Version": components["headers"]["XDataVersion"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2446,6 +2650,8 @@ export interface operations {
             /** @description Bad request: `unknown_parameter`. */
             400: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2456,6 +2662,8 @@ export interface operations {
             401: {
                 headers: {
                     "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2466,6 +2674,8 @@ export interface operations {
             403: {
                 headers: {
                     "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2475,6 +2685,9 @@ export interface operations {
             /** @description Too many requests: `rate_limited`. */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
