@@ -5,7 +5,8 @@
 //   anything else               key: the client address    binding RATE_LIMIT_ANONYMOUS
 //                               (no token, an invalid one, a publishable token from a site not its own, and
 //                                the public documents)
-// The binding's call is the only I/O this adds. It answers allowed or not, nothing more, so the numbers the
+// The binding's call is the only I/O this adds; if it fails, the request goes on (logged), while a deployment
+// without the binding or its policy answers 500 misconfigured. It answers allowed or not, nothing more, so the numbers the
 // IETF RateLimit fields report beside it come from the policy in RATE_LIMITS (kept equal to the bindings'
 // `simple` settings; a test compares them in every environment) and from a count this isolate keeps:
 //   RateLimit-Policy: "<class>";q=<limit>;w=<period>
@@ -54,7 +55,14 @@ function policyOf(env: Env, rateClass: RateLimitClass): RateLimitPolicySetting &
 /** Counts one request of `key` in its class's binding; the outcome says whether it may go on. */
 export async function countRequest(env: Env, rateClass: RateLimitClass, key: string, now = Date.now()): Promise<RateLimitOutcome> {
   const { binding, limit, period } = policyOf(env, rateClass);
-  const { success } = await binding.limit({ key });
+  // A limiter that fails lets the request go on (logged): its outage must not take the API down with it.
+  const success = await binding.limit({ key }).then(
+    (outcome) => outcome.success,
+    (error: unknown) => {
+      console.error(`the ${rateClass} rate limit could not count a request; letting it through:`, error);
+      return true;
+    },
+  );
   const seconds = Math.floor(now / 1000);
   const window = Math.floor(seconds / period);
   const id = `${rateClass} ${key}`;

@@ -184,6 +184,13 @@ describe("rate limits", () => {
     expect((await get(await token())).status).toBe(200);
   });
 
+  it("let a request through when the binding fails (a limiter outage must not take the API down)", async () => {
+    const failing = { limit: () => Promise.reject(new Error("rate limiting unavailable")) } as unknown as RateLimit;
+    const response = await callHandler(new Request(`${BASE}${PATH}`, { headers: { authorization: `Bearer ${await token()}` } }), { ...realEnv, RATE_LIMIT_SECRET: failing });
+    expect(response.status).toBe(200);
+    expect(response.headers.get("ratelimit-policy")).toMatch(/^"secret";/);
+  });
+
   it("fail closed: a deployment without its rate limit bindings answers 500 misconfigured", async () => {
     const { RATE_LIMIT_SECRET: _, ...without } = realEnv;
     const response = await callHandler(new Request(`${BASE}${PATH}`, { headers: { authorization: `Bearer ${await token()}` } }), without as Env);
