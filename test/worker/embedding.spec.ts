@@ -6,8 +6,9 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { Env } from "../../functions/env.ts";
+import { signToken, type TokenRequest } from "../../lib/tokens.ts";
 import { ErrorBody } from "../../schema/api.ts";
-import { BASE, call, callHandler, clientAddress, json, token } from "./support.ts";
+import { BASE, call, callHandler, clientAddress, CURRENT_SIGNING_KEY, json, token } from "./support.ts";
 
 const realEnv = env as unknown as Env & { RATE_LIMIT_TIGHT: RateLimit };
 const PORTAL = "https://portal.example.org"; // in the test deployment's CORS_ORIGINS
@@ -79,6 +80,16 @@ describe("publishable tokens", () => {
     });
     expect(response.status).toBe(200);
     expect(response.headers.get("access-control-allow-origin")).toBe(PORTAL);
+  });
+
+  it("minted as `npm run token -- --publishable` mints them (lib/tokens.ts), work from their origin; a write-like or unknown scope is refused at minting", async () => {
+    const request = (scopes: string[]): TokenRequest => ({ scopes, env: "test", expiresInSeconds: 600, sub: "partner", origins: [PORTAL] });
+    const minted = await signToken(request(["provinces:read"]), CURRENT_SIGNING_KEY);
+    expect((await call(PATH, { token: minted, headers: { origin: PORTAL } })).status).toBe(200);
+    await expectCode(await call(PATH, { token: minted, headers: { origin: "https://copycat.example" } }), 403, "origin_not_allowed");
+    for (const scope of ["provinces:write", "universities:delete", "qualifications:requirements", "everything"]) {
+      await expect(signToken(request(["provinces:read", scope]), CURRENT_SIGNING_KEY), scope).rejects.toThrow(/refusing to mint/);
+    }
   });
 
   it("are refused (401) when signed with claims the minting CLI refuses: a non-publishable or unknown scope, no origins, bad origins", async () => {

@@ -4,12 +4,16 @@ import { importJWK, SignJWT, type JWK } from "jose";
 import { expect } from "vitest";
 import handler from "../../functions/index.ts";
 import type { Env } from "../../functions/env.ts";
+import type { SigningKey } from "../../lib/signing-keys.ts";
 import { OPENAPI_PATH } from "../../lib/public-documents.ts";
 import { Contract, type OpenApiDocument } from "../support/contract.ts";
 import { SCOPES } from "../../domain/scopes.ts";
 
 type TestEnv = { TEST_SIGNING_KEYS: string };
 const keys = JSON.parse((env as unknown as TestEnv).TEST_SIGNING_KEYS) as Record<"current" | "next" | "stranger", JWK & { kid: string }>;
+
+/** The private key the deployment trusts, for minting with lib/tokens.ts as `npm run token` does. */
+export const CURRENT_SIGNING_KEY = keys.current as SigningKey;
 
 export const BASE = "https://api.test";
 export const ALL_SCOPES = [...SCOPES];
