@@ -193,9 +193,10 @@ async function operationObject(operation: Operation, components: Components, sou
   };
   if (operation.method === "get") responses[304] = { $ref: "#/components/responses/NotModified" };
   for (const [status, codes] of errorCodesByStatus(operation)) {
+    const headers = errorHeaders(status);
     responses[status] = {
       description: `${STATUS_TEXT[status] ?? "Error"}: ${codes.map((c) => `\`${c}\``).join(", ")}.`,
-      ...(errorHeaders(status) ? { headers: errorHeaders(status) } : {}),
+      ...(headers ? { headers } : {}),
       content: { "application/json": { schema: components.error(status, codes) } },
     };
   }
