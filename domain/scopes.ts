@@ -35,6 +35,17 @@ export const ENDPOINT_SCOPES = {
   provinces: "provinces:read",
 } as const satisfies Record<string, RequiredScope>;
 
+/**
+ * What a publishable token (a browser's, visible in page source) may carry: every `*:read` scope and the two
+ * computations. Not qualifications:requirements, the curated per-subject requirements (a client fetches them
+ * with a secret token, from its server), nor any scope added later unless it is named here or ends in `:read`.
+ */
+export const PUBLISHABLE_SCOPES: readonly Scope[] = SCOPES.filter((s) => s.endsWith(":read") || s === "aps_calculator:use" || s === "id_parser:use");
+
+export function isPublishableScope(value: string): boolean {
+  return (PUBLISHABLE_SCOPES as readonly string[]).includes(value);
+}
+
 export function isScope(value: string): value is Scope {
   return (SCOPES as readonly string[]).includes(value);
 }

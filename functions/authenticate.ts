@@ -6,10 +6,12 @@
 // (the revocation list is still checked on every request).
 import { createLocalJWKSet, errors as joseErrors, jwtVerify, type JWTPayload } from "jose";
 import { grants, parseScopeClaim, type RequiredScope } from "../domain/scopes.ts";
+import { tokenKindOf, type TokenKind } from "../domain/tokens.ts";
 import { listSetting, type Env } from "./env.ts";
 import { ApiError } from "./errors.ts";
 
-export type Principal = { sub: string; jti: string; scopes: Set<string>; expiresAt: number };
+/** A verified token: `kind` says secret (servers) or publishable (browsers on its origins), domain/tokens.ts. */
+export type Principal = { sub: string; jti: string; scopes: Set<string>; expiresAt: number; kind: TokenKind };
 
 const REALM = 'Bearer realm="sa-edu-data-api"';
 const CACHE_LIMIT = 1_000;
@@ -90,11 +92,14 @@ export async function authenticate(request: Request, env: Env, now = Date.now())
     if (payload.env !== env.TOKEN_ENV) {
       throw unauthorized("wrong_environment", `This deployment accepts '${env.TOKEN_ENV}' tokens only; this one is for '${String(payload.env)}'`);
     }
+    const kind = tokenKindOf(payload);
+    if ("problems" in kind) throw unauthorized("invalid_token", `The token's claims are not valid: ${kind.problems.join("; ")}`);
     principal = {
       sub: String(payload.sub),
       jti: String(payload.jti),
       scopes: parseScopeClaim(payload.scope),
       expiresAt: (payload.exp ?? 0) * 1000,
+      kind: kind.kind,
     };
     if (verified.size >= CACHE_LIMIT) {
       const oldest = verified.keys().next().value;
@@ -106,6 +111,25 @@ export async function authenticate(request: Request, env: Env, now = Date.now())
     throw unauthorized("token_revoked", "This token has been revoked");
   }
   return principal;
+}
+
+/**
+ * A publishable token is accepted only from a page on one of its origins: the request's Origin header (which
+ * a browser always sends on a cross-origin request, and a page cannot change) must name one. Anything else,
+ * no Origin included, is a 403. A secret token may come from anywhere.
+ */
+export function checkOrigin(principal: Principal, request: Request): void {
+  if (principal.kind.type !== "pub") return;
+  const origin = request.headers.get("origin");
+  if (origin !== null && principal.kind.origins.includes(origin)) return;
+  const sites = principal.kind.origins.join(", ");
+  // A message the page's developer can act on; the origins are the token's own, already in the page.
+  throw new ApiError(
+    "origin_not_allowed",
+    origin === null
+      ? `This publishable token works only in pages on its sites (${sites}), and the request has no Origin header; a server uses a secret token`
+      : `This publishable token is not for pages on ${origin}; it works only on ${sites}`,
+  );
 }
 
 /** Throws a 403 unless the principal's scopes include the one the endpoint needs. */

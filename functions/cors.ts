@@ -1,10 +1,13 @@
 // Browsers send a preflight OPTIONS without the Authorization header, so it is answered before
-// authentication; every other response gets the CORS headers too, so a browser can read error bodies.
+// authentication, from CORS_ORIGINS alone; every other response gets the CORS headers too, so a browser can
+// read error bodies. An answer to a publishable token (accepted only from one of its origins) names that
+// origin rather than `*`, and varies on Origin.
+import type { Principal } from "./authenticate.ts";
 import { listSetting, type Env } from "./env.ts";
 
 const ALLOWED_METHODS = "GET, HEAD, POST, OPTIONS";
 const ALLOWED_HEADERS = "Authorization, Content-Type, If-None-Match";
-const EXPOSED_HEADERS = "ETag, X-Data-Version, WWW-Authenticate, Allow";
+const EXPOSED_HEADERS = "ETag, X-Data-Version, WWW-Authenticate, Allow, RateLimit, RateLimit-Policy, Retry-After";
 
 export function allowedOrigin(request: Request, env: Env): string | null {
   const origins = listSetting(env.CORS_ORIGINS ?? "*");
@@ -13,8 +16,9 @@ export function allowedOrigin(request: Request, env: Env): string | null {
   return origin !== null && origins.includes(origin) ? origin : null;
 }
 
-export function corsHeaders(request: Request, env: Env): Record<string, string> {
-  const origin = allowedOrigin(request, env);
+/** `principal`: the request's token, once it is accepted (a publishable one only from its own origins). */
+export function corsHeaders(request: Request, env: Env, principal: Principal | null = null): Record<string, string> {
+  const origin = principal?.kind.type === "pub" ? request.headers.get("origin") : allowedOrigin(request, env);
   if (origin === null) return {};
   return {
     "access-control-allow-origin": origin,

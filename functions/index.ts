@@ -1,43 +1,79 @@
 // The edge Worker. Every request passes these steps in this order:
 //   1. CORS preflight   answered before anything else (browsers send it without a token)
-//   2. route            method + path -> endpoint (pure; unknown paths and methods are answered after step 3)
-//   3. authenticate     bearer JWT: signature, issue time, lifetime, expiry, environment, revocation
-//   4. authorise        the endpoint's scope from the one scope table
-//   5. serve / compute  precomputed files from dist/, or the ID parser / APS engine
-//   6. respond          JSON body, ETag / 304, Cache-Control, X-Data-Version, CORS headers
+//   2. route            method + path -> endpoint (pure; unknown paths and methods are answered after step 4)
+//   3. authenticate     bearer JWT: signature, issue time, lifetime, expiry, environment, revocation; a
+//                       publishable token only from one of its origins
+//   4. rate limit       one count in Cloudflare's rate limiting binding: per token (jti), or per client
+//                       address for a request without a valid token (and for the public documents)
+//   5. authorise        the endpoint's scope from the one scope table
+//   6. serve / compute  precomputed files from dist/, or the ID parser / APS engine
+//   7. respond          JSON body, ETag / 304, Cache-Control, X-Data-Version, CORS and RateLimit headers
 // Every step throws an ApiError (functions/errors.ts) to answer with an error; it becomes the JSON error
 // body in one place (respond.ts). run_worker_first in wrangler.jsonc makes every request start here, so
 // no file is served unchecked.
 import type { Manifest } from "../lib/layout.ts";
 import { answerApsCalculator, answerApsCompare } from "./aps.ts";
 import { manifestOf } from "./assets.ts";
-import { authenticate, authorise } from "./authenticate.ts";
+import { authenticate, authorise, checkOrigin, type Principal } from "./authenticate.ts";
 import { answerIdParse, readJsonBody } from "./compute.ts";
 import { corsHeaders, isPreflight, preflightResponse } from "./cors.ts";
 import { servePublicDocument } from "./documents.ts";
 import type { Env } from "./env.ts";
 import { ApiError } from "./errors.ts";
 import { JSON_CONTENT_TYPE, responseForThrown } from "./respond.ts";
+import { clientAddress, countRequest, rateLimited, rateLimitHeaders, type RateLimitClass, type RateLimitOutcome } from "./rate-limit.ts";
 import { matchRoute, type Route, type RouteMatch } from "./route.ts";
 import { prospectusDocumentUrl, serveGet } from "./serve.ts";
 
+/** What the steps learn about a request that every response to it reports: its accepted token and its count. */
+type Gate = { principal: Principal | null; rateLimit: RateLimitOutcome | null };
+
 export default {
   async fetch(request: Request, env: Env): Promise<Response> {
-    const response = await handle(request, env).catch(responseForThrown);
-    return withHeaders(response, corsHeaders(request, env));
+    const gate: Gate = { principal: null, rateLimit: null };
+    const response = await handle(request, env, gate).catch(responseForThrown);
+    return withHeaders(response, { ...corsHeaders(request, env, gate.principal), ...(gate.rateLimit ? rateLimitHeaders(gate.rateLimit) : {}) });
   },
 } satisfies ExportedHandler<Env>;
 
-async function handle(request: Request, env: Env): Promise<Response> {
+async function handle(request: Request, env: Env, gate: Gate): Promise<Response> {
   if (isPreflight(request)) return preflightResponse(request, env);
   const url = new URL(request.url);
   const match = matchRoute(request.method, url.pathname);
-  if (match.kind === "route" && match.route.access === "public") return servePublic(match.route, request, env);
+  if (match.kind === "route" && match.route.access === "public") {
+    await count(gate, env, "anonymous", clientAddress(request));
+    return servePublic(match.route, request, env);
+  }
 
-  const principal = await authenticate(request, env);
+  const principal = await admit(request, env, gate);
   const route = routeOf(match, request, url);
   if (route.access !== "public") authorise(principal, route.access);
   return answer(route, request, url, env);
+}
+
+/**
+ * The request's token, verified (a publishable one only from its own origins) and counted against its jti.
+ * A request without a valid token is counted against its client address before it is refused, so guessing
+ * and replaying tokens from elsewhere is bounded too.
+ */
+async function admit(request: Request, env: Env, gate: Gate): Promise<Principal> {
+  let principal: Principal;
+  try {
+    principal = await authenticate(request, env);
+    checkOrigin(principal, request);
+  } catch (error) {
+    if (error instanceof ApiError) await count(gate, env, "anonymous", clientAddress(request));
+    throw error;
+  }
+  gate.principal = principal;
+  await count(gate, env, principal.kind.type === "pub" ? "publishable" : "secret", principal.jti);
+  return principal;
+}
+
+/** One count in the rate limit of `rateClass`; over the limit, a 429. */
+async function count(gate: Gate, env: Env, rateClass: RateLimitClass, key: string): Promise<void> {
+  gate.rateLimit = await countRequest(env, rateClass, key);
+  if (!gate.rateLimit.allowed) throw rateLimited(gate.rateLimit);
 }
 
 /** The matched route; an unknown path or method is answered only now, after authentication. */

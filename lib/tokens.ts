@@ -1,9 +1,19 @@
 // Minting tokens: what `npm run token` prints, and what the tests and benches sign their requests with.
-import { randomUUID } from "node:crypto";
+// The claims are checked against the token rules of domain/tokens.ts (and the scope table) before signing,
+// so nothing is minted that the Worker would refuse.
 import { importJWK, SignJWT } from "jose";
+import { isScope } from "../domain/scopes.ts";
+import { tokenKindOf } from "../domain/tokens.ts";
 import type { SigningKey } from "./signing-keys.ts";
 
-export type TokenRequest = { scopes: string[]; env: "test" | "live"; expiresInSeconds: number; sub: string };
+export type TokenRequest = {
+  scopes: string[];
+  env: "test" | "live";
+  expiresInSeconds: number;
+  sub: string;
+  /** A publishable token for browsers on these origins (README: Tokens); without it, a secret token. */
+  origins?: string[];
+};
 
 const UNIT_SECONDS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86_400 };
 
@@ -14,13 +24,31 @@ export function parseDuration(text: string): number {
   return Number(m[1]) * (UNIT_SECONDS[m[2]] ?? 1);
 }
 
+/** The claims a request asks for beyond sub, iat, exp and jti. */
+function claimsOf(request: TokenRequest): Record<string, unknown> {
+  const scope = request.scopes.join(" ");
+  return request.origins === undefined
+    ? { scope, env: request.env, token_type: "secret" }
+    : { scope, env: request.env, token_type: "pub", origins: request.origins };
+}
+
+/** Everything wrong with a request (unknown scopes, a publishable token's scopes or origins); [] when none. */
+export function tokenRequestProblems(request: TokenRequest): string[] {
+  const unknown = request.scopes.filter((s) => !isScope(s));
+  const problems = unknown.length > 0 ? [`unknown scope(s) ${unknown.join(", ")}`] : [];
+  const kind = tokenKindOf(claimsOf(request));
+  return "problems" in kind ? [...problems, ...kind.problems] : problems;
+}
+
 export async function signToken(request: TokenRequest, key: SigningKey, now = Math.floor(Date.now() / 1000)): Promise<string> {
+  const problems = tokenRequestProblems(request);
+  if (problems.length > 0) throw new Error(`refusing to mint this token: ${problems.join("; ")}`);
   const privateKey = await importJWK(key, "EdDSA");
-  return new SignJWT({ scope: request.scopes.join(" "), env: request.env })
+  return new SignJWT(claimsOf(request))
     .setProtectedHeader({ alg: "EdDSA", typ: "JWT", kid: key.kid })
     .setSubject(request.sub)
     .setIssuedAt(now)
     .setExpirationTime(now + request.expiresInSeconds)
-    .setJti(randomUUID())
+    .setJti(crypto.randomUUID())
     .sign(privateKey);
 }

@@ -6,7 +6,7 @@
 // Pure: the build calls it with examples read from the emitted files; the client's type generator calls it
 // without examples, so the client's types depend on the schemas only.
 import { z } from "zod";
-import { ENDPOINT_SCOPES } from "../domain/scopes.ts";
+import { ENDPOINT_SCOPES, isPublishableScope } from "../domain/scopes.ts";
 import { OPENAPI_PATH, DOCS_PATH } from "../lib/public-documents.ts";
 import { errorBodyWith } from "./api.ts";
 import { codesWithStatus, ERROR_STATUS, type ErrorCode } from "./errors.ts";
@@ -29,10 +29,22 @@ const STATUS_TEXT: Record<number, string> = {
   500: "Server error",
 };
 
+/** Every counted answer carries these (functions/rate-limit.ts): all but a 500, which can come before the count. */
+const RATE_LIMIT_HEADERS: Json = {
+  RateLimit: { $ref: "#/components/headers/RateLimit" },
+  "RateLimit-Policy": { $ref: "#/components/headers/RateLimitPolicy" },
+};
+
 const ERROR_HEADERS: Record<number, Json> = {
   401: { "WWW-Authenticate": { $ref: "#/components/headers/WWWAuthenticate" } },
   403: { "WWW-Authenticate": { $ref: "#/components/headers/WWWAuthenticate" } },
+  429: { "Retry-After": { $ref: "#/components/headers/RetryAfter" } },
 };
+
+function errorHeaders(status: number): Json | undefined {
+  if (status >= 500) return ERROR_HEADERS[status];
+  return { ...ERROR_HEADERS[status], ...RATE_LIMIT_HEADERS };
+}
 
 const HEADERS: Json = {
   ETag: {
@@ -45,6 +57,19 @@ const HEADERS: Json = {
     description: 'RFC 6750: `Bearer realm="sa-edu-data-api", error="invalid_token", error_description="…"`; on 403 `error="insufficient_scope", scope="<needed>"`.',
     schema: { type: "string" },
   },
+  RateLimit: {
+    description:
+      'The rate limit this request was counted in (IETF draft-ietf-httpapi-ratelimit-headers-10): `"<policy>";r=<requests left in this period>;t=<seconds until the period ends>`, e.g. `"publishable";r=117;t=42`. `r` is counted by the server instance that answered: a guide, not a promise.',
+    required: true,
+    schema: { type: "string" },
+  },
+  RateLimitPolicy: {
+    description:
+      'The policy that counted this request: `"<policy>";q=<requests per period>;w=<period in seconds>`, e.g. `"publishable";q=120;w=60`. Policies: `secret` and `publishable` (per token), `anonymous` (per client address, for requests without a valid token).',
+    required: true,
+    schema: { type: "string" },
+  },
+  RetryAfter: { description: "Seconds until the period ends and requests are accepted again.", required: true, schema: { type: "integer", minimum: 1 } },
 };
 
 const pascal = (code: string) => code.replace(/(^|_)([a-z])/g, (_, __, c: string) => c.toUpperCase());
@@ -152,10 +177,12 @@ async function operationObject(operation: Operation, components: Components, sou
   const responses: Json = {
     200: {
       description: operation.response.description,
-      headers:
-        operation.method === "get"
+      headers: {
+        ...(operation.method === "get"
           ? { ETag: { $ref: "#/components/headers/ETag" }, "Cache-Control": { $ref: "#/components/headers/CacheControl" }, "X-Data-Version": { $ref: "#/components/headers/XDataVersion" } }
-          : { "Cache-Control": { $ref: "#/components/headers/CacheControl" } },
+          : { "Cache-Control": { $ref: "#/components/headers/CacheControl" } }),
+        ...RATE_LIMIT_HEADERS,
+      },
       content: {
         "application/json": withExamples({ schema: components.add(operation.response.name, operation.response.schema) }, (e) => ({
           description: `The answer to ${requestLine(operation, e)}.`,
@@ -166,9 +193,10 @@ async function operationObject(operation: Operation, components: Components, sou
   };
   if (operation.method === "get") responses[304] = { $ref: "#/components/responses/NotModified" };
   for (const [status, codes] of errorCodesByStatus(operation)) {
+    const headers = errorHeaders(status);
     responses[status] = {
       description: `${STATUS_TEXT[status] ?? "Error"}: ${codes.map((c) => `\`${c}\``).join(", ")}.`,
-      ...(ERROR_HEADERS[status] ? { headers: ERROR_HEADERS[status] } : {}),
+      ...(headers ? { headers } : {}),
       content: { "application/json": { schema: components.error(status, codes) } },
     };
   }
@@ -198,7 +226,7 @@ function scopesText(operations: Operation[]): string {
   const scopes = [...new Set(Object.values(ENDPOINT_SCOPES).filter((s): s is NonNullable<typeof s> => s !== null))];
   const lines = scopes.map((scope) => {
     const ops = operations.filter((o) => o.scope === scope).map((o) => o.summary);
-    return `- \`${scope}\`: ${ops.join("; ")}`;
+    return `- \`${scope}\`${isPublishableScope(scope) ? " (publishable)" : ""}: ${ops.join("; ")}`;
   });
   return lines.join("\n");
 }
@@ -210,6 +238,8 @@ function description(operations: Operation[]): string {
 
 Every operation needs an \`Authorization: Bearer <token>\` header. Tokens are signed JWTs issued by the operators of this API: ask them for one that carries the scopes you need (each operation below names its scope). Each token belongs to one environment (\`test\` or \`live\`) and has an expiry date.
 
+There are two kinds. A **secret token** is for your servers: keep it out of web pages. A **publishable token** is for calling the API from web pages (a school picker or an APS widget on your site): it names the sites (origins) whose pages may use it, and is accepted only on requests whose \`Origin\` header is one of them (anything else is \`403 origin_not_allowed\`); it carries only the scopes marked *publishable* below. Answers to it name your origin in \`Access-Control-Allow-Origin\`.
+
 Running the API yourself (see the repository's README): \`npm start\` serves it on http://127.0.0.1:8787, and \`npm run token -- --scopes universities:read,qualifications:read\` prints a local test token.
 
 On this page: choose **Authorize**, paste the token, then **Try it out** on any operation.
@@ -220,6 +250,10 @@ On this page: choose **Authorize**, paste the token, then **Try it out** on any 
 - Errors: \`{"error": {"status", "code", "message", "details"?}}\`. Branch on \`code\`; \`details\` lists field problems as \`{path, message}\`. Without a valid token every path answers 401, known or not.
 - Empty values are \`null\`, never left out. Records may gain fields in later versions (never lose or rename them): ignore fields you do not know.
 - GET answers carry a strong \`ETag\` (send it back in \`If-None-Match\` for a \`304\`), \`Cache-Control\` and \`X-Data-Version\`.
+
+## Rate limits
+
+Requests are counted per token, and per client address for requests without a valid token. Every answer says how it was counted, in the IETF RateLimit fields: \`RateLimit-Policy: "<policy>";q=<requests per period>;w=<seconds>\` and \`RateLimit: "<policy>";r=<requests left>;t=<seconds until the period ends>\`. Over the limit the answer is \`429 rate_limited\` with \`Retry-After\` (seconds): wait that long, then go on.
 
 ## Scopes
 
@@ -260,7 +294,7 @@ export async function openApiDocument(options: { examples?: ExampleSource; opera
       responses: {
         NotModified: {
           description: "Not modified: `If-None-Match` named this answer's ETag. No body.",
-          headers: { ETag: { $ref: "#/components/headers/ETag" }, "X-Data-Version": { $ref: "#/components/headers/XDataVersion" } },
+          headers: { ETag: { $ref: "#/components/headers/ETag" }, "X-Data-Version": { $ref: "#/components/headers/XDataVersion" }, ...RATE_LIMIT_HEADERS },
         },
       },
       headers: HEADERS,
@@ -269,7 +303,7 @@ export async function openApiDocument(options: { examples?: ExampleSource; opera
           type: "http",
           scheme: "bearer",
           bearerFormat: "JWT",
-          description: "A JWT issued by the API's operators (see Getting a token). Its `scope` claim lists the scopes it grants; each operation names the one it needs.",
+          description: "A JWT issued by the API's operators (see Getting a token), secret or publishable. Its `scope` claim lists the scopes it grants; each operation names the one it needs. A publishable token is accepted only from the origins it names.",
         },
       },
     },

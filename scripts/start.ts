@@ -2,6 +2,8 @@
 //   1. builds dist/ from sources/ if there is no build yet (or puts back one an interrupted build parked)
 //   2. creates the local development signing key on first run, and .dev.vars with its public key
 //   3. runs `wrangler dev` on http://127.0.0.1:8787 (PORT overrides) as the "test" environment, telemetry off
+//   4. serves the embed example (examples/embed/) on http://127.0.0.1:8788 (EMBED_PORT overrides), a site of
+//      its own calling the API with a publishable token minted for it (a day's)
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import path from "node:path";
@@ -9,9 +11,9 @@ import { defaultBuildOptions, formatSummary, runBuild } from "../build/index.ts"
 import { recoverInterruptedPublish } from "../build/publish.ts";
 import { ROOT } from "../lib/root.ts";
 import { ensureDevKeys } from "../lib/signing-keys.ts";
+import { signToken } from "../lib/tokens.ts";
 import { WRANGLER_OFFLINE_ENV } from "../lib/wrangler-env.ts";
-
-
+import { EMBED_SCOPES, startEmbedExample } from "./embed-example.ts";
 
 async function main() {
   const options = defaultBuildOptions(ROOT);
@@ -25,9 +27,18 @@ async function main() {
       return;
     }
   }
-  await ensureDevKeys();
+  const key = await ensureDevKeys();
   const port = process.env.PORT ?? "8787";
-  console.log(`\nStarting the API on http://127.0.0.1:${port} (tokens: npm run token -- --scopes universities:read)\n`);
+  const embedPort = Number(process.env.EMBED_PORT ?? 8788);
+  const embed = await startEmbedExample({
+    api: `http://127.0.0.1:${port}`,
+    port: embedPort,
+    token: (origin) => signToken({ scopes: EMBED_SCOPES, origins: [origin], env: "test", expiresInSeconds: 86_400, sub: "embed-example" }, key),
+  }).catch((error: unknown) => {
+    throw new Error(`the embed example could not listen on 127.0.0.1:${embedPort} (set EMBED_PORT to another port): ${error instanceof Error ? error.message : String(error)}`);
+  });
+  console.log(`\nStarting the API on http://127.0.0.1:${port} (tokens: npm run token -- --scopes universities:read)`);
+  console.log(`The embed example (examples/embed/, a partner's page calling the API with a publishable token): ${embed.origin}/\n`);
   const wrangler = spawn(
     process.execPath,
     [
@@ -46,7 +57,10 @@ async function main() {
   const stop = () => wrangler.kill("SIGTERM");
   process.on("SIGINT", stop);
   process.on("SIGTERM", stop);
-  wrangler.on("exit", (code) => (process.exitCode = code ?? 0));
+  wrangler.on("exit", (code) => {
+    process.exitCode = code ?? 0;
+    void embed.stop();
+  });
 }
 
 main().catch((error) => {

@@ -1,27 +1,35 @@
-// npm run token -- --scopes a:read,b:read [--env test|live] [--expires-in 30d] [--sub NAME]
+// npm run token -- --scopes a:read,b:read [--publishable --origins https://a.example,...] [--env test|live] [--expires-in 30d] [--sub NAME]
 // Prints a signed token and nothing else on stdout, so it can be used as $(npm run -s token -- ...).
 // The private key comes from TOKEN_SIGNING_KEY (a JWK, for live tokens) or, for test tokens, from the
 // local development key that `npm start` creates.
 import { parseArgs } from "node:util";
-import { isScope, SCOPES } from "../domain/scopes.ts";
+import { PUBLISHABLE_SCOPES, SCOPES } from "../domain/scopes.ts";
 import { runCommand, UsageError } from "../lib/cli.ts";
+import { listSetting } from "../functions/env.ts";
 import { ensureDevKeys, type SigningKey } from "../lib/signing-keys.ts";
-import { parseDuration, signToken, type TokenRequest } from "../lib/tokens.ts";
+import { parseDuration, signToken, tokenRequestProblems, type TokenRequest } from "../lib/tokens.ts";
 
-const USAGE = `usage: npm run token -- --scopes SCOPE[,SCOPE...] [--env test|live] [--expires-in 30d] [--sub NAME]
+const USAGE = `usage: npm run token -- --scopes SCOPE[,SCOPE...] [--publishable --origins ORIGIN[,ORIGIN...]] [--env test|live] [--expires-in 30d] [--sub NAME]
 
-Prints a signed bearer token (and nothing else) on stdout.
-  --scopes      comma-separated scopes: ${SCOPES.join(", ")}
-  --env         test (default; signed with the local development key) or live (needs TOKEN_SIGNING_KEY)
-  --expires-in  lifetime: a number and s, m, h or d (default 30d; the Worker refuses more than 400d)
-  --sub         the client's name in the token (default local-developer)
-  --help        this text`;
+Prints a signed bearer token (and nothing else) on stdout: a secret token for servers, or with
+--publishable a publishable token for web pages on the given origins (README: Tokens).
+  --scopes       comma-separated scopes: ${SCOPES.join(", ")}
+  --publishable  a token for browsers: accepted only on requests from --origins, with these scopes only:
+                 ${PUBLISHABLE_SCOPES.join(", ")}
+  --origins      with --publishable: the sites whose pages may use it, as the browser writes them
+                 (https://school-finder.example, http://127.0.0.1:8788)
+  --env          test (default; signed with the local development key) or live (needs TOKEN_SIGNING_KEY)
+  --expires-in   lifetime: a number and s, m, h or d (default 30d; the Worker refuses more than 400d)
+  --sub          the client's name in the token (default local-developer)
+  --help         this text`;
 
 function tokenRequestOf(argv: string[]): TokenRequest | "help" {
   const { values } = parseArgs({
     args: argv,
     options: {
       scopes: { type: "string" },
+      publishable: { type: "boolean", default: false },
+      origins: { type: "string" },
       env: { type: "string", default: "test" },
       "expires-in": { type: "string", default: "30d" },
       sub: { type: "string", default: "local-developer" },
@@ -29,18 +37,22 @@ function tokenRequestOf(argv: string[]): TokenRequest | "help" {
     },
   });
   if (values.help) return "help";
-  const scopes = (values.scopes ?? "").split(",").map((s) => s.trim()).filter(Boolean);
+  const scopes = listSetting(values.scopes);
   if (scopes.length === 0) throw new UsageError("--scopes is required");
-  const unknown = scopes.filter((s) => !isScope(s));
-  if (unknown.length > 0) throw new UsageError(`unknown scope(s) ${unknown.join(", ")}`);
   if (values.env !== "test" && values.env !== "live") throw new UsageError("--env is test or live");
+  if (values.origins !== undefined && !values.publishable) throw new UsageError("--origins belongs to publishable tokens: add --publishable");
+  if (values.publishable && values.origins === undefined) throw new UsageError("a publishable token needs --origins, the sites whose pages may use it");
   let expiresInSeconds: number;
   try {
     expiresInSeconds = parseDuration(values["expires-in"]);
   } catch (error) {
     throw new UsageError((error as Error).message);
   }
-  return { scopes, env: values.env, expiresInSeconds, sub: values.sub };
+  const request: TokenRequest = { scopes, env: values.env, expiresInSeconds, sub: values.sub };
+  if (values.publishable) request.origins = listSetting(values.origins);
+  const problems = tokenRequestProblems(request);
+  if (problems.length > 0) throw new UsageError(problems.join("\n"));
+  return request;
 }
 
 async function signingKeyFor(env: "test" | "live"): Promise<SigningKey> {

@@ -4,74 +4,30 @@
 // console error, and make no request that fails or leaves this origin. Screenshots go to .screenshots/ (git-ignored) for a person to look at.
 // Without a Chromium executable (CHROMIUM_PATH, or /usr/bin/chromium) the test is skipped, saying so; CI
 // installs Debian's package (.ci/run).
-import { existsSync } from "node:fs";
-import { mkdir, mkdtemp, rm } from "node:fs/promises";
-import os from "node:os";
 import path from "node:path";
-import { chromium, type BrowserContext, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ROOT } from "../../support/test-dataset.ts";
+import { chromiumPath, openBrowser, SCREENSHOTS, warnWithoutChromium, type BrowserSession } from "../support/browser.ts";
 import { startLocalServer, type LocalServer } from "../../support/local-server.ts";
 
-const CANDIDATES = [process.env.CHROMIUM_PATH, "/usr/bin/chromium", "/usr/bin/chromium-browser"].filter((p): p is string => Boolean(p));
-const executablePath = CANDIDATES.find((p) => existsSync(p));
-if (!executablePath) {
-  console.warn(
-    `\n  SKIPPED the browser test of /docs: no Chromium executable at ${CANDIDATES.join(" or ")}.` +
-      `\n  Install Debian's package (apt-get install -y --no-install-recommends chromium) or set CHROMIUM_PATH.\n`,
-  );
-}
+warnWithoutChromium("/docs");
 
-export const SCREENSHOTS = path.join(ROOT, ".screenshots");
-
-// Without the background-networking switches Chromium calls Google's services, which this machine's
-// closed network refuses (and a real user's browser has no business doing from a test either).
-const FLAGS = [
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-];
-
-describe.skipIf(!executablePath)("/docs in headless Chromium", () => {
+describe.skipIf(!chromiumPath)("/docs in headless Chromium", () => {
   let server: LocalServer;
-  let profile: string;
-  let context: BrowserContext;
-  let page: Page;
-  const problems: string[] = [];
-  const requested: string[] = [];
+  let browser: BrowserSession;
+  let page: BrowserSession["page"];
 
   /** Nothing went wrong so far: no console error, no failed request, no request to another origin. */
-  function expectNoProblem() {
-    expect(problems).toEqual([]);
-    const origin = new URL(server.base).origin;
-    expect(requested.filter((url) => !url.startsWith(`${origin}/`) && !url.startsWith("data:") && !url.startsWith("blob:"))).toEqual([]);
-  }
+  const expectNoProblem = () => browser.expectNoProblem([server.base]);
 
   beforeAll(async () => {
     server = await startLocalServer("docs-browser-test");
-    profile = await mkdtemp(path.join(os.tmpdir(), "chromium-profile-"));
-    context = await chromium.launchPersistentContext(profile, { executablePath, headless: true, args: FLAGS, viewport: { width: 1280, height: 900 } });
-    page = context.pages()[0] ?? (await context.newPage());
-    page.on("console", (message) => {
-      if (message.type() === "error") problems.push(`console error: ${message.text()}`);
-    });
-    page.on("pageerror", (error) => problems.push(`page error: ${error.message}`));
-    page.on("request", (request) => requested.push(request.url()));
-    page.on("requestfailed", (request) => problems.push(`failed request: ${request.url()} (${request.failure()?.errorText})`));
-    page.on("response", (response) => {
-      if (response.status() >= 400) problems.push(`HTTP ${response.status()}: ${response.url()}`);
-    });
-    await mkdir(SCREENSHOTS, { recursive: true });
+    browser = await openBrowser();
+    page = browser.page;
   }, 120_000);
 
   afterAll(async () => {
-    await context?.close();
+    await browser?.close();
     await server?.stop();
-    if (profile) await rm(profile, { recursive: true, force: true });
   });
 
   it("renders every operation's title, says how to get a token, with no console error and no failed or foreign request", async () => {

@@ -53,12 +53,24 @@ export class Contract {
     return result.valid ? [] : result.errors.filter((e: OutputUnit) => e.keyword !== "$ref" && e.keyword !== "properties" && e.keyword !== "items").slice(0, 5).map((e) => `${e.instanceLocation}: ${e.error}`);
   }
 
+  /** The headers a documented answer must carry (`required: true`), by name. */
+  private requiredHeaders(answer: Json | undefined): string[] {
+    const headers = Object.entries((answer?.headers ?? {}) as Record<string, Json>);
+    return headers
+      .filter(([, header]) => (header.$ref ? this.components.headers?.[String(header.$ref).split("/").pop() ?? ""] : header)?.required === true)
+      .map(([name]) => name);
+  }
+
   /**
-   * What is wrong with one answer. A documented operation: the status must be documented, and the body must
-   * match that status's schema (or be empty where the document gives none). Anything else (an unknown path,
-   * a method a path does not have) is not an operation: an error must still be the API's error body.
+   * What is wrong with one answer. A documented operation: the status must be documented, the headers it
+   * requires must be there (when `headers` is given), and the body must match that status's schema (or be
+   * empty where the document gives none). Anything else (an unknown path, a method a path does not have) is
+   * not an operation: an error must still be the API's error body.
    */
-  check(request: { method: string; url: string }, response: { status: number; contentType: string | null; body: string }): string[] {
+  check(
+    request: { method: string; url: string },
+    response: { status: number; contentType: string | null; body: string; headers?: Headers },
+  ): string[] {
     const { pathname } = new URL(request.url);
     const found = this.operation(request.method, pathname);
     const where = `${request.method} ${pathname} -> ${response.status}`;
@@ -70,13 +82,15 @@ export class Contract {
     const documented = found.operation.responses?.[String(response.status)] as Json | undefined;
     if (!documented) return [`${where}: status ${response.status} is not documented for ${found.operation.operationId}`];
     const answer = documented.$ref ? this.components.responses?.[String(documented.$ref).split("/").pop() ?? ""] : documented;
+    const { headers } = response;
+    const missing = headers ? this.requiredHeaders(answer).filter((name) => !headers.has(name)).map((name) => `${where}: no ${name} header`) : [];
     const media = answer?.content?.["application/json"];
     if (!media || request.method.toUpperCase() === "HEAD") {
-      return response.body === "" ? [] : [`${where}: the document gives this status no body, but one came`];
+      return response.body === "" ? missing : [...missing, `${where}: the document gives this status no body, but one came`];
     }
-    if (!response.contentType?.startsWith("application/json")) return [`${where}: content type ${response.contentType}, not JSON`];
+    if (!response.contentType?.startsWith("application/json")) return [...missing, `${where}: content type ${response.contentType}, not JSON`];
     const pointer = `#/paths/${found.path}/${found.method}/responses/${response.status}`;
-    return this.validate(pointer, media.schema, parseJson(response.body)).map((p) => `${where} (${found.operation.operationId}): ${p}`);
+    return [...missing, ...this.validate(pointer, media.schema, parseJson(response.body)).map((p) => `${where} (${found.operation.operationId}): ${p}`)];
   }
 }
 

@@ -1,16 +1,11 @@
 // Faults found under load and by an attacker (issue 12), each pinned by a test that failed before the fix.
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import worker from "../../functions/index.ts";
 import type { Env } from "../../functions/env.ts";
 import { ErrorBody } from "../../schema/api.ts";
-import { BASE, call, checkedAgainstDocument, json, token } from "./support.ts";
+import { BASE, call, callHandler as fetchWith, json, token } from "./support.ts";
 
 const realEnv = env as unknown as Env;
-
-/** The Worker with another environment; its answer is checked against the OpenAPI document like every other. */
-const fetchWith = (request: Request, testEnv: Env) =>
-  worker.fetch(request, testEnv).then((response) => checkedAgainstDocument({ method: request.method, url: request.url }, response));
 
 /** An ASSETS binding that answers through the real one, except that the reads `hang` picks never finish. */
 function assetsThatHang(hang: (path: string, nth: number) => boolean): { binding: Fetcher; reads: string[] } {

@@ -1,0 +1,58 @@
+// The two kinds of token, told apart by their claims (README: Tokens):
+//   secret       for servers: any scope, usable from anywhere. `token_type: "secret"`, or no token_type at all
+//                (tokens minted before publishable tokens existed).
+//   publishable  for browsers, where anyone can read it in the page: `token_type: "pub"` and `origins`, the
+//                sites whose pages may use it; only the scopes in PUBLISHABLE_SCOPES.
+// Pure: the token CLI refuses to mint what these rules refuse, and the Worker refuses (401) a signed token
+// that breaks them, so a hand-made token cannot widen what a publishable token can do.
+import { isPublishableScope, parseScopeClaim } from "./scopes.ts";
+
+export const TOKEN_TYPES = ["secret", "pub"] as const;
+export type TokenType = (typeof TOKEN_TYPES)[number];
+
+export type TokenKind = { type: "secret" } | { type: "pub"; origins: string[] };
+
+/** At most this many origins in one publishable token (one per site: a partner with more mints more tokens). */
+export const MAX_ORIGINS = 20;
+
+/**
+ * Why `text` is not an origin as a browser writes it in the `Origin` header (scheme, host and a port other
+ * than the default, nothing else: `https://a.example`, `http://127.0.0.1:8788`), or null when it is one.
+ */
+export function originProblem(text: string): string | null {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return `'${text}' is not an origin (write it as https://host or https://host:port)`;
+  }
+  if (url.protocol !== "https:" && url.protocol !== "http:") return `'${text}' is not an http(s) origin`;
+  if (url.origin !== text) return `'${text}' is not written as a browser sends it: use '${url.origin}' (no path, no trailing slash, lower case, no default port)`;
+  return null;
+}
+
+/** The kind of token these claims describe, or every problem with them. */
+export function tokenKindOf(claims: Record<string, unknown>): { kind: TokenKind } | { problems: string[] } {
+  const type = claims.token_type ?? "secret";
+  if (type === "secret") {
+    return claims.origins === undefined ? { kind: { type: "secret" } } : { problems: ["origins belong to publishable tokens only (token_type 'pub')"] };
+  }
+  if (type !== "pub") return { problems: [`token_type must be 'secret' or 'pub', not ${JSON.stringify(type)}`] };
+  const problems: string[] = [];
+  const origins = claims.origins;
+  if (!Array.isArray(origins) || origins.length === 0 || !origins.every((o): o is string => typeof o === "string")) {
+    problems.push("a publishable token names the sites that may use it: origins, a non-empty list of origins");
+  } else {
+    if (origins.length > MAX_ORIGINS) problems.push(`a publishable token names at most ${MAX_ORIGINS} origins, not ${origins.length}`);
+    if (new Set(origins).size !== origins.length) problems.push("origins names an origin twice");
+    for (const origin of origins) {
+      const problem = originProblem(origin);
+      if (problem) problems.push(problem);
+    }
+  }
+  const refused = [...parseScopeClaim(claims.scope)].filter((scope) => !isPublishableScope(scope));
+  if (refused.length > 0) {
+    problems.push(`a publishable token may carry only the *:read scopes, aps_calculator:use and id_parser:use, not ${refused.join(", ")}`);
+  }
+  return problems.length > 0 ? { problems } : { kind: { type: "pub", origins: origins as string[] } };
+}
