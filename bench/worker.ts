@@ -8,8 +8,8 @@ import { performance } from "node:perf_hooks";
 import { unstable_startWorker } from "wrangler";
 import { authenticate } from "../functions/authenticate.ts";
 import type { Env } from "../functions/env.ts";
-import { newSigningKey, publicJwk } from "../lib/signing-keys.ts";
-import { signToken } from "../lib/tokens.ts";
+import { newSigningKey, publicJwk } from "../support/signing-keys.ts";
+import { signToken } from "../support/tokens.ts";
 import { WRANGLER_OFFLINE_ENV } from "../lib/wrangler-env.ts";
 import { prepareTestDataset, ROOT } from "../support/test-dataset.ts";
 

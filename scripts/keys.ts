@@ -1,7 +1,7 @@
 // npm run keys -- new [--kid NAME]: print a new production key pair: the private JWK (keep it secret) and
 // the public JWKS entry (for TOKEN_JWKS). See README, Tokens.
 import { parseArgs } from "node:util";
-import { newSigningKey, publicJwk } from "../lib/signing-keys.ts";
+import { newSigningKey, publicJwk } from "../support/signing-keys.ts";
 import { runCommand, UsageError } from "../lib/cli.ts";
 
 const USAGE = `usage: npm run keys -- new [--kid NAME]

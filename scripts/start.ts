@@ -10,10 +10,10 @@ import path from "node:path";
 import { defaultBuildOptions, formatSummary, runBuild } from "../build/index.ts";
 import { recoverInterruptedPublish } from "../build/publish.ts";
 import { ROOT } from "../lib/root.ts";
-import { ensureDevKeys } from "../lib/signing-keys.ts";
-import { signToken } from "../lib/tokens.ts";
+import { ensureDevKeys } from "../support/signing-keys.ts";
+import { signToken } from "../support/tokens.ts";
 import { WRANGLER_OFFLINE_ENV } from "../lib/wrangler-env.ts";
-import { EMBED_SCOPES, startEmbedExample } from "./embed-example.ts";
+import { EMBED_SCOPES, startEmbedExample } from "../support/embed-example.ts";
 
 async function main() {
   const options = defaultBuildOptions(ROOT);

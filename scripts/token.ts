@@ -6,8 +6,8 @@ import { parseArgs } from "node:util";
 import { PUBLISHABLE_SCOPES, SCOPES } from "../domain/scopes.ts";
 import { runCommand, UsageError } from "../lib/cli.ts";
 import { listSetting } from "../functions/env.ts";
-import { ensureDevKeys, type SigningKey } from "../lib/signing-keys.ts";
-import { parseDuration, signToken, tokenRequestProblems, type TokenRequest } from "../lib/tokens.ts";
+import { ensureDevKeys, type SigningKey } from "../support/signing-keys.ts";
+import { parseDuration, signToken, tokenRequestProblems, type TokenRequest } from "../support/tokens.ts";
 
 const USAGE = `usage: npm run token -- --scopes SCOPE[,SCOPE...] [--publishable --origins ORIGIN[,ORIGIN...]] [--env test|live] [--expires-in 30d] [--sub NAME]
 

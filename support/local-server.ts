@@ -4,8 +4,8 @@
 // signing key. `vars` replaces settings (e.g. CORS_ORIGINS).
 import path from "node:path";
 import { unstable_startWorker } from "wrangler";
-import { newSigningKey, publicJwk, type SigningKey } from "../lib/signing-keys.ts";
-import { signToken } from "../lib/tokens.ts";
+import { newSigningKey, publicJwk, type SigningKey } from "./signing-keys.ts";
+import { signToken } from "./tokens.ts";
 import { WRANGLER_OFFLINE_ENV } from "../lib/wrangler-env.ts";
 import { prepareTestDataset, ROOT } from "./test-dataset.ts";
 

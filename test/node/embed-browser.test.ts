@@ -7,7 +7,7 @@
 // API answer names the page's origin in Access-Control-Allow-Origin. The screenshot goes to .screenshots/embed.png.
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { EMBED_SCOPES, startEmbedExample, type EmbedExample } from "../../scripts/embed-example.ts";
+import { EMBED_SCOPES, startEmbedExample, type EmbedExample } from "../../support/embed-example.ts";
 import { LEARNER_A_MARKS } from "../fixtures/learners.ts";
 import { chromiumPath, openBrowser, SCREENSHOTS, warnWithoutChromium, type BrowserSession } from "../support/browser.ts";
 import { startLocalServer, type LocalServer } from "../../support/local-server.ts";

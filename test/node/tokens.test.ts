@@ -8,8 +8,8 @@ import { decodeJwt } from "jose";
 import { beforeAll, describe, expect, it } from "vitest";
 import { PUBLISHABLE_SCOPES, SCOPES } from "../../domain/scopes.ts";
 import { originProblem, tokenKindOf } from "../../domain/tokens.ts";
-import { newSigningKey, type SigningKey } from "../../lib/signing-keys.ts";
-import { signToken, tokenRequestProblems, type TokenRequest } from "../../lib/tokens.ts";
+import { newSigningKey, type SigningKey } from "../../support/signing-keys.ts";
+import { signToken, tokenRequestProblems, type TokenRequest } from "../../support/tokens.ts";
 import { ROOT } from "../../support/test-dataset.ts";
 
 const run = promisify(execFile);

@@ -6,7 +6,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { Env } from "../../functions/env.ts";
-import { signToken, type TokenRequest } from "../../lib/tokens.ts";
+import { signToken, type TokenRequest } from "../../support/tokens.ts";
 import { ErrorBody } from "../../schema/api.ts";
 import { BASE, call, callHandler, clientAddress, CURRENT_SIGNING_KEY, json, token } from "./support.ts";
 

@@ -4,7 +4,7 @@ import { importJWK, SignJWT, type JWK } from "jose";
 import { expect } from "vitest";
 import handler from "../../functions/index.ts";
 import type { Env } from "../../functions/env.ts";
-import type { SigningKey } from "../../lib/signing-keys.ts";
+import type { SigningKey } from "../../support/signing-keys.ts";
 import { OPENAPI_PATH } from "../../lib/public-documents.ts";
 import { Contract, type OpenApiDocument } from "../support/contract.ts";
 import { SCOPES } from "../../domain/scopes.ts";

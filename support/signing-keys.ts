@@ -5,7 +5,7 @@ import { existsSync } from "node:fs";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { exportJWK, generateKeyPair, type JWK } from "jose";
-import { ROOT } from "./root.ts";
+import { ROOT } from "../lib/root.ts";
 
 export type SigningKey = JWK & { kid: string; alg: "EdDSA"; d: string };
 
