@@ -2389,6 +2389,8 @@ export interface operations {
                     ETag: components["headers"]["ETag"];
                     "Cache-Control": components["headers"]["CacheControl"];
                     "X-Data-Version": components["headers"]["XDataVersion"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2399,6 +2401,8 @@ export interface operations {
             /** @description Bad request: `unknown_parameter`. */
             400: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2409,6 +2413,8 @@ export interface operations {
             401: {
                 headers: {
                     "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2419,6 +2425,8 @@ export interface operations {
             403: {
                 headers: {
                     "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2428,6 +2436,9 @@ export interface operations {
             /** @description Too many requests: `rate_limited`. */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
