@@ -11,7 +11,7 @@ import { parseIdNumber } from "../../domain/id-number.ts";
 import { todayInJohannesburg } from "../../lib/dates.ts";
 import { ErrorBody } from "../../schema/api.ts";
 import { ERROR_STATUS } from "../../schema/errors.ts";
-import { BASE, base64url, call, json, token } from "./support.ts";
+import { BASE, base64url, callDirect as call, json, token } from "./support.ts";
 
 const RUNS = Number((env as unknown as { FUZZ_RUNS?: string }).FUZZ_RUNS ?? 40);
 const TIME_BOUND_MS = 2_000;
