@@ -16,9 +16,12 @@ import { ID_NUMBER_CASES, POLICY_TOPICS, type IdNumberCase } from "../domain/id-
 // loaded with require and given the shape their source code returns.
 const require = createRequire(import.meta.url);
 const saIdParser = require("south-african-id-parser") as typeof import("south-african-id-parser");
-const saIdInfo = require("south-african-id-info") as (
-  id: unknown,
-) => { valid: boolean; birthDate?: Date; gender?: "male" | "female"; citizenship?: string };
+const saIdInfo = require("south-african-id-info") as (id: unknown) => {
+  valid: boolean;
+  birthDate?: Date;
+  gender?: "male" | "female";
+  citizenship?: string;
+};
 const validSaId = require("valid-south-african-id") as (id: unknown) => boolean;
 
 /** What a contender says about an input; fields it does not decode are undefined. */
@@ -215,12 +218,20 @@ function pad(text: string, width: number, alignRight: boolean): string {
 
 function table(header: readonly string[], rows: readonly (readonly string[])[], rightAligned: ReadonlySet<number> = new Set()): string {
   const widths = header.map((title, column) => Math.max(displayWidth(title), ...rows.map((row) => displayWidth(row[column] ?? ""))));
-  const line = (cells: readonly string[]) => cells.map((cell, column) => pad(cell, widths[column]!, rightAligned.has(column))).join("  ").trimEnd();
+  const line = (cells: readonly string[]) =>
+    cells
+      .map((cell, column) => pad(cell, widths[column]!, rightAligned.has(column)))
+      .join("  ")
+      .trimEnd();
   return [line(header), line(widths.map((width) => "-".repeat(width))), ...rows.map(line)].join("\n");
 }
 
 function shortName(contender: Contender): string {
-  return contender.name.split(" ")[0]!.replace("south-african-id-", "sa-id-").replace("valid-south-african-id", "valid-sa-id").replace("(domain/id-number.ts)", "");
+  return contender.name
+    .split(" ")[0]!
+    .replace("south-african-id-", "sa-id-")
+    .replace("valid-south-african-id", "valid-sa-id")
+    .replace("(domain/id-number.ts)", "");
 }
 
 function printableInput(input: unknown): string {
@@ -249,7 +260,9 @@ export async function benchIdParse(options: BenchIdParseOptions = {}): Promise<v
   const { budgetMs = 500, inputCount = 1000 } = options;
   const inputs = speedInputs(inputCount);
 
-  console.log(`\nID number parsing: speed (Node ${process.version}, ${inputs.length} IDs: 80% valid, 10% bad check digit, 10% 31 Feb; ${budgetMs} ms each)`);
+  console.log(
+    `\nID number parsing: speed (Node ${process.version}, ${inputs.length} IDs: 80% valid, 10% bad check digit, 10% 31 Feb; ${budgetMs} ms each)`,
+  );
   const speeds = CONTENDERS.map((contender) => ({ contender, perSecond: parsesPerSecond(contender.run, inputs, budgetMs) }));
   const ours = speeds[0]!.perSecond;
   console.log(

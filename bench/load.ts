@@ -40,7 +40,8 @@ export async function mixedLoad(
         {
           agent,
           method: spec.method,
-          headers: spec.body === undefined ? headers : { ...headers, "content-type": "application/json", "content-length": Buffer.byteLength(spec.body) },
+          headers:
+            spec.body === undefined ? headers : { ...headers, "content-type": "application/json", "content-length": Buffer.byteLength(spec.body) },
         },
         (response) => {
           response.resume();

@@ -23,7 +23,12 @@ export type EmittedFile = { path: string; content: string };
 export type Emission = { files: EmittedFile[]; manifest: Manifest; problems: Problem[] };
 
 /** `extra`: manifest entries written by other parts of the emit stage (the find indexes' sizes). */
-export function layoutFiles(resources: ResourceRecords[], internal: EmittedFile[], options: EmitOptions, extra: Pick<Manifest, "find"> = {}): Emission {
+export function layoutFiles(
+  resources: ResourceRecords[],
+  internal: EmittedFile[],
+  options: EmitOptions,
+  extra: Pick<Manifest, "find"> = {},
+): Emission {
   const files: EmittedFile[] = [];
   const problems: Problem[] = [];
   const manifestResources: Record<string, ResourceManifest> = {};
@@ -66,7 +71,12 @@ export function layoutFiles(resources: ResourceRecords[], internal: EmittedFile[
     }
     if (resource.detail) {
       const records = resource.detail.records;
-      checked(resource.name, "detail", resource.detail.schema, records.map((r) => r.record));
+      checked(
+        resource.name,
+        "detail",
+        resource.detail.schema,
+        records.map((r) => r.record),
+      );
       if (records.length > options.bucketThreshold) {
         const count = bucketCountFor(records.length, options.recordsPerBucket);
         const buckets: Record<string, unknown>[] = Array.from({ length: count }, () => ({}));

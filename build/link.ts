@@ -105,7 +105,12 @@ function danglingReferences(
     for (const { at, row } of rows) {
       const value = row[reference.column];
       if (value === null || value === undefined || targets.has(value)) continue;
-      problems.push({ ...at, column: reference.column, value: String(value), expected: `a ${reference.targetColumn} that exists in ${reference.table}` });
+      problems.push({
+        ...at,
+        column: reference.column,
+        value: String(value),
+        expected: `a ${reference.targetColumn} that exists in ${reference.table}`,
+      });
     }
   }
   return problems;
@@ -127,9 +132,18 @@ function checkFilePerUniversity<T extends object>(
   return problems;
 }
 
-function linkQualifications(valid: Valid, subjectBySlug: Map<string, Subject>, problems: Problem[]): { qualifications: Qualification[]; conflicts: Conflict[] } {
+function linkQualifications(
+  valid: Valid,
+  subjectBySlug: Map<string, Subject>,
+  problems: Problem[],
+): { qualifications: Qualification[]; conflicts: Conflict[] } {
   problems.push(
-    ...checkFilePerUniversity(valid.qualifications, (q) => q.university_slug, "university_slug", (fileSlug) => `the university of this file, ${fileSlug} (one file per university)`),
+    ...checkFilePerUniversity(
+      valid.qualifications,
+      (q) => q.university_slug,
+      "university_slug",
+      (fileSlug) => `the university of this file, ${fileSlug} (one file per university)`,
+    ),
   );
   const catalogue = judgeCatalogue(valid, subjectBySlug);
   problems.push(...catalogue.problems);
@@ -162,7 +176,12 @@ function linkProspectuses(valid: Valid): Prospectus[] {
   );
 }
 
-function linkUniversities(valid: Valid, provinceById: Map<string, Province>, qualifications: Qualification[], prospectuses: Prospectus[]): University[] {
+function linkUniversities(
+  valid: Valid,
+  provinceById: Map<string, Province>,
+  qualifications: Qualification[],
+  prospectuses: Prospectus[],
+): University[] {
   const cyclesBy = groupBy(rowsOf(valid.applicationCycles), (c) => c.university_slug);
   const feesBy = groupBy(rowsOf(valid.universityFees), (f) => f.university_slug);
   const qualificationsBy = groupBy(qualifications, (q) => q.university_slug);
@@ -176,7 +195,9 @@ function linkUniversities(valid: Valid, provinceById: Map<string, Province>, qua
     const fees = (feesBy.get(row.slug) ?? []).sort(
       (a, b) => b.intake_year - a.intake_year || byText(a.fee_type, b.fee_type) || byText(a.applies_to, b.applies_to),
     );
-    return [{ ...row, province, cycles, fees, qualifications: qualificationsBy.get(row.slug) ?? [], prospectuses: prospectusesBy.get(row.slug) ?? [] }];
+    return [
+      { ...row, province, cycles, fees, qualifications: qualificationsBy.get(row.slug) ?? [], prospectuses: prospectusesBy.get(row.slug) ?? [] },
+    ];
   });
   return universities.sort((a, b) => byText(a.name, b.name));
 }

@@ -38,7 +38,8 @@ export async function loadTables(
       definition.imported && folders.imported !== undefined
         ? (await fg(definition.patterns, { cwd: folders.imported, absolute: true, onlyFiles: true })).sort()
         : [];
-    const files = overrides.length > 0 ? overrides : (await fg(definition.patterns, { cwd: folders.sources, absolute: true, onlyFiles: true })).sort();
+    const files =
+      overrides.length > 0 ? overrides : (await fg(definition.patterns, { cwd: folders.sources, absolute: true, onlyFiles: true })).sort();
     const rows: RawRow[] = [];
     let unreadable = false;
     for (const file of files) {

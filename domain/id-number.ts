@@ -68,20 +68,30 @@ export interface ParsedId {
 
 /** POST /v1/id/parse: the request body. Anything else is 422 invalid_id_request (functions/compute.ts). */
 export const IdParseRequestSchema = z.object({
-  id_number: z.string().describe("A 13-digit South African ID number; outer whitespace is ignored. Any other string is answered with `valid: false` and the reasons in `errors`."),
+  id_number: z
+    .string()
+    .describe(
+      "A 13-digit South African ID number; outer whitespace is ignored. Any other string is answered with `valid: false` and the reasons in `errors`.",
+    ),
 });
 
 /** The parser's result as the API returns it (the `data` of a 200), for the OpenAPI document and response checks. */
 export const ParsedIdSchema = z.object({
   id_number: z.string().nullable().describe("The input exactly as given."),
   valid: z.boolean().describe("Length, digits, date, citizenship and checksum all pass."),
-  date_of_birth: z.string().regex(DATE_FORMAT).nullable().describe("YYYY-MM-DD, the most recent date not after today that the YYMMDD digits name; null unless 13 digits whose YYMMDD is a real date."),
+  date_of_birth: z
+    .string()
+    .regex(DATE_FORMAT)
+    .nullable()
+    .describe("YYYY-MM-DD, the most recent date not after today that the YYMMDD digits name; null unless 13 digits whose YYMMDD is a real date."),
   gender: z.enum(GENDERS).nullable().describe("From the sequence digits 7-10: 0000-4999 female, 5000-9999 male; null unless 13 digits."),
   citizenship: z.enum(CITIZENSHIPS).nullable().describe("From digit 11: 0 citizen, 1 permanent resident, 2 refugee; null otherwise."),
   luhn_valid: z.boolean().describe("The Luhn check over all 13 digits; false when the input is not 13 digits."),
-  errors: z
-    .array(z.enum(ID_ERROR_CODES as [IdErrorCode, ...IdErrorCode[]]))
-    .describe(`Why the number is invalid; empty exactly when valid:\n${Object.entries(ID_ERROR_DESCRIPTIONS).map(([code, text]) => `- \`${code}\`: ${text}`).join("\n")}`),
+  errors: z.array(z.enum(ID_ERROR_CODES as [IdErrorCode, ...IdErrorCode[]])).describe(
+    `Why the number is invalid; empty exactly when valid:\n${Object.entries(ID_ERROR_DESCRIPTIONS)
+      .map(([code, text]) => `- \`${code}\`: ${text}`)
+      .join("\n")}`,
+  ),
 });
 
 const DIGIT_0 = 48;
@@ -161,7 +171,10 @@ export function buildIdNumber(parts: IdNumberParts): string {
   if (!Number.isInteger(sequence) || sequence < 0 || sequence > 9999) {
     throw new RangeError(`sequence must be an integer 0-9999, got ${sequence}`);
   }
-  for (const [name, digit] of [["citizenshipDigit", citizenshipDigit], ["aDigit", aDigit]] as const) {
+  for (const [name, digit] of [
+    ["citizenshipDigit", citizenshipDigit],
+    ["aDigit", aDigit],
+  ] as const) {
     if (!Number.isInteger(digit) || digit < 0 || digit > 9) {
       throw new RangeError(`${name} must be an integer 0-9, got ${digit}`);
     }

@@ -14,7 +14,9 @@
 export const REQUIREMENT_RULES = ["other-language", "other-subject"] as const;
 export type RequirementRule = (typeof REQUIREMENT_RULES)[number];
 
-export type RequirementOption = { subject: string; rule?: undefined; min_percentage: number; min_level: number } | { rule: RequirementRule; subject?: undefined; min_percentage: number; min_level: number };
+export type RequirementOption =
+  | { subject: string; rule?: undefined; min_percentage: number; min_level: number }
+  | { rule: RequirementRule; subject?: undefined; min_percentage: number; min_level: number };
 
 export type RequirementClause = { options: RequirementOption[]; recommended: boolean };
 
@@ -47,7 +49,8 @@ function parseItem(text: string): RequirementOption | string {
   const min_level = percent ? levelOfPercentage(number) : number;
   if (name.startsWith("@")) {
     const rule = name.slice(1);
-    if (!(REQUIREMENT_RULES as readonly string[]).includes(rule)) return `"${text}": the rules are ${REQUIREMENT_RULES.map((r) => `@${r}`).join(", ")}`;
+    if (!(REQUIREMENT_RULES as readonly string[]).includes(rule))
+      return `"${text}": the rules are ${REQUIREMENT_RULES.map((r) => `@${r}`).join(", ")}`;
     return { rule: rule as RequirementRule, min_percentage, min_level };
   }
   if (!SLUG.test(name)) return `"${text}": "${name}" is not a subject slug`;

@@ -85,7 +85,8 @@ export async function authenticate(request: Request, env: Env, now = Date.now())
       }));
     } catch (error) {
       if (error instanceof joseErrors.JWTExpired) throw unauthorized("token_expired", "The token has expired");
-      if (error instanceof joseErrors.JWTClaimValidationFailed) throw unauthorized("invalid_token", `The token's claims are not valid: ${error.message}`);
+      if (error instanceof joseErrors.JWTClaimValidationFailed)
+        throw unauthorized("invalid_token", `The token's claims are not valid: ${error.message}`);
       throw unauthorized("invalid_token", "The token's signature could not be verified with this deployment's keys");
     }
     checkIssuedAt(payload, env, Math.floor(now / 1000));

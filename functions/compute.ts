@@ -64,4 +64,3 @@ export function answerIdParse(body: unknown, now: Date): Response {
   const parsed = parseIdNumber(idNumber, todayInJohannesburg(now));
   return jsonResponse(JSON.stringify({ data: parsed }), 200, { "cache-control": "no-store" });
 }
-

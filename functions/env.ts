@@ -27,5 +27,8 @@ export interface Env {
 }
 
 export function listSetting(value: string | undefined): string[] {
-  return (value ?? "").split(",").map((s) => s.trim()).filter((s) => s !== "");
+  return (value ?? "")
+    .split(",")
+    .map((s) => s.trim())
+    .filter((s) => s !== "");
 }

@@ -8,7 +8,6 @@ import { DATASETS, DEFAULT_OUT_DIR, type Dataset, type ImportOptions } from "./r
 
 export { UsageError };
 
-
 export type CliCommand =
   | { kind: "help" }
   | ({ kind: "import" } & ImportOptions)

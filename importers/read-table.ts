@@ -46,10 +46,7 @@ export type HeaderAlias = string | RegExp;
 export function findColumn(headers: readonly string[], aliases: readonly HeaderAlias[]): number | undefined {
   const normalised = headers.map(normaliseHeader);
   for (const alias of aliases) {
-    const index =
-      typeof alias === "string"
-        ? normalised.indexOf(normaliseHeader(alias))
-        : normalised.findIndex((header) => alias.test(header));
+    const index = typeof alias === "string" ? normalised.indexOf(normaliseHeader(alias)) : normalised.findIndex((header) => alias.test(header));
     if (index >= 0) return index;
   }
   return undefined;

@@ -28,7 +28,12 @@ export async function fingerprint(dir: string): Promise<Map<string, string>> {
   const result = new Map<string, string>();
   for (const entry of (await readdir(dir, { recursive: true, withFileTypes: true })).filter((e) => e.isFile())) {
     const full = path.join(entry.parentPath, entry.name);
-    result.set(path.relative(dir, full), createHash("sha256").update(await readFile(full)).digest("hex"));
+    result.set(
+      path.relative(dir, full),
+      createHash("sha256")
+        .update(await readFile(full))
+        .digest("hex"),
+    );
   }
   return new Map([...result].sort(([a], [b]) => (a < b ? -1 : 1)));
 }

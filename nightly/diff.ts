@@ -69,14 +69,26 @@ export async function diffBuilds(oldDist: string | null, newDist: string): Promi
       // A build from before record digests existed: totals only.
       const delta = newTotal - (oldTotal ?? 0);
       resources.push({
-        resource, oldTotal, newTotal, added: Math.max(delta, 0), removed: Math.max(-delta, 0), changed: 0, detailed: false,
+        resource,
+        oldTotal,
+        newTotal,
+        added: Math.max(delta, 0),
+        removed: Math.max(-delta, 0),
+        changed: 0,
+        detailed: false,
         examples: { added: [], removed: [], changed: [] },
       });
       continue;
     }
     const { added, removed, changed } = compareDigests(before, after);
     resources.push({
-      resource, oldTotal, newTotal, added: added.length, removed: removed.length, changed: changed.length, detailed: true,
+      resource,
+      oldTotal,
+      newTotal,
+      added: added.length,
+      removed: removed.length,
+      changed: changed.length,
+      detailed: true,
       examples: { added: added.slice(0, EXAMPLES), removed: removed.slice(0, EXAMPLES), changed: changed.slice(0, EXAMPLES) },
     });
   }

@@ -62,7 +62,12 @@ function runCommand(command: string[], cwd: string, log: (line: string) => void)
       // Telemetry and phone-home off; a deploy still reaches Cloudflare's API.
       env: { ...process.env, ...WRANGLER_OFFLINE_ENV },
     });
-    const forward = (chunk: Buffer) => chunk.toString().split("\n").filter(Boolean).forEach((line) => log(`deploy    ${line}`));
+    const forward = (chunk: Buffer) =>
+      chunk
+        .toString()
+        .split("\n")
+        .filter(Boolean)
+        .forEach((line) => log(`deploy    ${line}`));
     child.stdout.on("data", forward);
     child.stderr.on("data", forward);
     child.on("error", (error) => {
@@ -152,7 +157,9 @@ export async function runRebuild(options: RebuildOptions): Promise<RebuildResult
       return await finish();
     }
     const { schools, postalCodes: postal, nsc } = imports;
-    log(`import    ${schools.rows} schools, ${postal.rows} postal codes, ${nsc === null ? "no NSC report (nsc-results.csv kept)" : `${nsc.rows} NSC school-years`}`);
+    log(
+      `import    ${schools.rows} schools, ${postal.rows} postal codes, ${nsc === null ? "no NSC report (nsc-results.csv kept)" : `${nsc.rows} NSC school-years`}`,
+    );
     report.imported = { schools: schools.rows, postal_codes: postal.rows, nsc_results: nsc?.rows ?? null };
     report.import_reports = [schools, postal, ...(nsc ? [nsc] : [])].map((result) => result.reportText);
     if (schools.rows === 0) report.reasons.push("the schools import produced no rows");
@@ -198,7 +205,10 @@ export async function runRebuild(options: RebuildOptions): Promise<RebuildResult
     }
     for (const refusal of refusals) report.notes.push(`allowed by --allow-drop: ${refusal}`);
     const small = losses(diff).filter((loss) => loss.share <= maxDropShare);
-    for (const loss of small) report.notes.push(`${loss.resource} lost ${loss.lost} record(s) (${(loss.share * 100).toFixed(1)}%, within the allowed ${(maxDropShare * 100).toFixed(0)}%)`);
+    for (const loss of small)
+      report.notes.push(
+        `${loss.resource} lost ${loss.lost} record(s) (${(loss.share * 100).toFixed(1)}%, within the allowed ${(maxDropShare * 100).toFixed(0)}%)`,
+      );
 
     // 6. publish
     await swapIn(staged, options.outDir);
@@ -206,7 +216,9 @@ export async function runRebuild(options: RebuildOptions): Promise<RebuildResult
     report.tables_refreshed = await refreshTables(imported, options.sourcesDir);
     report.status = "published";
     log(`sources   ${report.tables_refreshed.length === 0 ? "national tables unchanged" : `refreshed ${report.tables_refreshed.join(", ")}`}`);
-    log(`publish   ${path.relative(options.root, options.outDir) || options.outDir}/ swapped in (${diff.oldVersion ?? "nothing"} -> ${diff.newVersion})`);
+    log(
+      `publish   ${path.relative(options.root, options.outDir) || options.outDir}/ swapped in (${diff.oldVersion ?? "nothing"} -> ${diff.newVersion})`,
+    );
 
     // 7. deploy
     if (options.deploy) {

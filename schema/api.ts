@@ -167,7 +167,9 @@ export const BursaryCycle = z.object({
   intake_year: year.describe("The academic year the bursary funds."),
   open_date: date.nullable().describe("When applications open; null where the provider publishes no opening date."),
   close_date: date,
-  evidence_kind: z.enum(WITNESS_KINDS).describe("What the dates were read on: the provider's own page or document, a transcription of it, or a third-party page."),
+  evidence_kind: z
+    .enum(WITNESS_KINDS)
+    .describe("What the dates were read on: the provider's own page or document, a transcription of it, or a third-party page."),
   corroborated_by: z.url().nullable().describe("A second, independent page that gives the same dates; null where none was found."),
   ...provenance,
 });
@@ -179,7 +181,9 @@ export const ExpectedBursaryCycle = z
     open_date: date.nullable(),
     close_date: date,
     expected: z.literal(true).describe("Always true: these dates are projected, not published by the provider."),
-    basis: z.enum(RECURRENCE_BASES).describe("Why the scheme is taken to recur: the provider says so, or two published cycles fell on the same dates."),
+    basis: z
+      .enum(RECURRENCE_BASES)
+      .describe("Why the scheme is taken to recur: the provider says so, or two published cycles fell on the same dates."),
   })
   .describe(
     "Annual schemes only (null otherwise): the latest published cycle moved on by whole years, to the first year whose closing date is on or after the day the data was built. Check the provider's page before relying on it.",
@@ -190,7 +194,9 @@ export const BursaryRequirements = z.object({
   min_average: z.number().int().min(1).max(100).nullable().describe("Minimum average mark, in per cent."),
   household_income_max_zar: z.number().int().min(1).nullable().describe("Highest combined household income a year, in rand."),
   citizenship: z.enum(CITIZENSHIP).nullable().describe("Who may apply by citizenship; `any`: no rule; null: not stated."),
-  provinces: z.array(z.string()).describe("Province ids (as /v1/data/provinces lists them) whose residents the bursary is for; [] = no province rule."),
+  provinces: z
+    .array(z.string())
+    .describe("Province ids (as /v1/data/provinces lists them) whose residents the bursary is for; [] = no province rule."),
 });
 
 export const BursaryListItem = z.object({
@@ -207,13 +213,20 @@ export const BursaryListItem = z.object({
   expected_next_cycle: ExpectedBursaryCycle.nullable(),
   confidence: z
     .enum(CONFIDENCE_LEVELS)
-    .describe("How sure the latest cycle's dates are: high = the provider's own page or document; medium = a transcription, or two independent third-party pages; low = one third-party page."),
+    .describe(
+      "How sure the latest cycle's dates are: high = the provider's own page or document; medium = a transcription, or two independent third-party pages; low = one third-party page.",
+    ),
 });
 
 export const Bursary = BursaryListItem.extend({
   provider: z.string(),
   covers: z.array(z.enum(COVERS)).describe("What the bursary pays for or gives, where the provider itemises it ([] where it does not)."),
-  value_zar: z.number().int().min(1).nullable().describe("An amount the provider publishes, in rand (usually the most it pays a year); null where none is published."),
+  value_zar: z
+    .number()
+    .int()
+    .min(1)
+    .nullable()
+    .describe("An amount the provider publishes, in rand (usually the most it pays a year); null where none is published."),
   requires: BursaryRequirements,
   eligibility: z.string(),
   application_url: z.url(),
@@ -233,8 +246,14 @@ export const PostalCodeListItem = z.object({
   id: opaqueId,
   suburb: z.string(),
   area: z.string(),
-  street_code: z.string().regex(/^\d{4}$/).nullable(),
-  box_code: z.string().regex(/^\d{4}$/).nullable(),
+  street_code: z
+    .string()
+    .regex(/^\d{4}$/)
+    .nullable(),
+  box_code: z
+    .string()
+    .regex(/^\d{4}$/)
+    .nullable(),
 });
 
 export const PostalCode = PostalCodeListItem.extend({

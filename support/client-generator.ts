@@ -23,7 +23,12 @@ type OpenApiTypescript = {
   astToString: (ast: unknown) => string;
 };
 
-type Document = { paths: Record<string, Record<string, { operationId: string; responses: Record<string, { content?: Record<string, { schema?: { $ref?: string } }> }> }>> };
+type Document = {
+  paths: Record<
+    string,
+    Record<string, { operationId: string; responses: Record<string, { content?: Record<string, { schema?: { $ref?: string } }> }> }>
+  >;
+};
 
 /** The runtime table of the client: method and path per operationId, and the error bodies' union type. */
 function operationsModule(document: Document): string {
@@ -66,4 +71,3 @@ export async function generatedClientFiles(): Promise<Record<string, string>> {
   const document = (await openApiDocument()) as unknown as Document;
   return { "openapi.ts": await typesModule(document), "operations.ts": operationsModule(document) };
 }
-

@@ -37,7 +37,12 @@ export function fillIn(page: string, api: string, token: string): string {
  * Serves examples/embed/ on `host:port` (port 0: any free one). `token(origin)` mints the publishable token
  * for the origin the example ends up on.
  */
-export async function startEmbedExample(options: { api: string; token: (origin: string) => Promise<string>; host?: string; port?: number }): Promise<EmbedExample> {
+export async function startEmbedExample(options: {
+  api: string;
+  token: (origin: string) => Promise<string>;
+  host?: string;
+  port?: number;
+}): Promise<EmbedExample> {
   const files = new Map<string, Buffer>();
   for (const name of await readdir(EMBED_DIR)) {
     if (TYPES[path.extname(name)]) files.set(`/${name}`, await readFile(path.join(EMBED_DIR, name)));

@@ -93,7 +93,10 @@ function urlOf(baseUrl: string, template: string, input: { path?: Record<string,
 
 export function createClient(options: ClientOptions): Client {
   const fetchImpl = options.fetch ?? globalThis.fetch;
-  const client: Record<string, (input?: { path?: Record<string, unknown>; query?: Record<string, unknown>; body?: unknown; signal?: AbortSignal }) => Promise<unknown>> = {};
+  const client: Record<
+    string,
+    (input?: { path?: Record<string, unknown>; query?: Record<string, unknown>; body?: unknown; signal?: AbortSignal }) => Promise<unknown>
+  > = {};
   for (const [operationId, { method, path }] of Object.entries(OPERATIONS) as [OperationId, (typeof OPERATIONS)[OperationId]][]) {
     client[operationId] = async (input = {}) => {
       const headers: Record<string, string> = { accept: "application/json", ...options.headers, authorization: `Bearer ${options.token}` };

@@ -45,10 +45,7 @@ export function pointsOnBand(band: ScaleBand, percentage: number): number {
 }
 
 function scaleFor(scheme: ApsScheme, subjectSlug: string): ScaleAssignment | undefined {
-  return (
-    scheme.scales.find((s) => s.subjects !== null && s.subjects.includes(subjectSlug)) ??
-    scheme.scales.find((s) => s.subjects === null)
-  );
+  return scheme.scales.find((s) => s.subjects !== null && s.subjects.includes(subjectSlug)) ?? scheme.scales.find((s) => s.subjects === null);
 }
 
 type Scored = { mark: Mark; scale: ScaleAssignment | undefined; base: number; bonus: number; value: number };
@@ -80,7 +77,9 @@ const better = (a: Scored, b: Scored) =>
 export function computeAps(scheme: ApsScheme, marks: readonly Mark[], required: ReadonlySet<string> = NO_SUBJECTS): ApsComputation {
   const forced = scheme.required_subjects_counted ? required : NO_SUBJECTS;
   const first = (a: Scored, b: Scored) => Number(forced.has(b.mark.subject_slug)) - Number(forced.has(a.mark.subject_slug));
-  const scored = marks.map((m) => score(scheme, { subject_slug: m.subject_slug, percentage: m.percentage })).sort((a, b) => first(a, b) || better(a, b));
+  const scored = marks
+    .map((m) => score(scheme, { subject_slug: m.subject_slug, percentage: m.percentage }))
+    .sort((a, b) => first(a, b) || better(a, b));
   const countedAs = new Map<Scored, { class: string; note: string; position: number }>();
   const unfilled: UnfilledSlot[] = [];
 

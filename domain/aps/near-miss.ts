@@ -29,13 +29,21 @@ function withinOneLevel(option: RequirementOutcome): MissingOption | null {
   const need = levelOfPercentage(option.min_percentage);
   const have = levelOfPercentage(option.percentage);
   if (have < need - 1) return null;
-  return { subject_slug: option.subject_slug, need_level: need, have_level: have, need_percentage: option.min_percentage, have_percentage: option.percentage };
+  return {
+    subject_slug: option.subject_slug,
+    need_level: need,
+    have_level: have,
+    need_percentage: option.min_percentage,
+    have_percentage: option.percentage,
+  };
 }
 
 function missingOf(failure: QualificationFailure, maximum: number): Missing | null {
   switch (failure.kind) {
     case "min_aps":
-      return failure.min_aps - failure.score <= NEAR_MISS_APS_SHARE * maximum + 1e-9 ? { kind: "aps", need: failure.min_aps, have: failure.score } : null;
+      return failure.min_aps - failure.score <= NEAR_MISS_APS_SHARE * maximum + 1e-9
+        ? { kind: "aps", need: failure.min_aps, have: failure.score }
+        : null;
     case "subject": {
       const option = withinOneLevel(failure);
       return option ? { kind: "subject", ...option } : null;

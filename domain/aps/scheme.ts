@@ -11,7 +11,6 @@ export type ApsMethod = (typeof APS_METHODS)[number];
 export const LIFE_ORIENTATION_TREATMENTS = ["excluded", "counted", "separate-table", "bonus"] as const;
 export type LifeOrientationTreatment = (typeof LIFE_ORIENTATION_TREATMENTS)[number];
 
-
 /**
  * One band of a scale. `from` and `to` are whole percentages as universities print them ("50-59"); a
  * percentage p is in the band when from <= floor(p) <= to, so 59.99 is in 50-59, never in 60-69.

@@ -30,7 +30,16 @@ const NSC_7 = [
   { from: 70, to: 79, points: 6, points_per_percent: null },
   { from: 80, to: 100, points: 7, points_per_percent: null },
 ];
-const SUBJECTS = ["english-home-language", "english-first-additional-language", "mathematics", "mathematical-literacy", "physical-sciences", "life-sciences", "geography", "history"];
+const SUBJECTS = [
+  "english-home-language",
+  "english-first-additional-language",
+  "mathematics",
+  "mathematical-literacy",
+  "physical-sciences",
+  "life-sciences",
+  "geography",
+  "history",
+];
 
 const FIXTURE: ApsUniversityDocument = {
   university: { slug: "test-university", name: "Test University", short_name: "TU" },

@@ -77,7 +77,10 @@ describe("answerApsRequest: 422 cases", () => {
   });
 
   it(`more than ${MAX_MARKS} marks`, async () => {
-    const slugs = documents.get(UP)!.subjects.map((s) => s.slug).slice(0, MAX_MARKS + 1);
+    const slugs = documents
+      .get(UP)!
+      .subjects.map((s) => s.slug)
+      .slice(0, MAX_MARKS + 1);
     const marks = slugs.map((subject_slug) => ({ subject_slug, percentage: 50 }));
     expect(await detailsOf({ university_slug: UP, marks })).toEqual([{ path: "marks", message: expect.stringContaining(`at most ${MAX_MARKS}`) }]);
     // Exactly the limit is fine.
@@ -128,12 +131,7 @@ describe("answerApsRequest: 422 cases", () => {
   it("collects every problem, not just the first", async () => {
     const paths = await pathsOf({
       university_slug: "nowhere",
-      marks: [
-        { subject_slug: "mathematics", percentage: 101 },
-        { subject_slug: "mathematics", percentage: "50" },
-        {},
-        7,
-      ],
+      marks: [{ subject_slug: "mathematics", percentage: 101 }, { subject_slug: "mathematics", percentage: "50" }, {}, 7],
     });
     expect(paths).toEqual([
       "university_slug",
@@ -173,7 +171,14 @@ describe("answerApsRequest: 200", () => {
 
   it("accepts boundary percentages 0 and 100 and extra fields", async () => {
     const result = await answerApsRequest(
-      { university_slug: UP, marks: [{ subject_slug: "mathematics", percentage: 0, note: "x" }, { subject_slug: "geography", percentage: 100 }], extra: true },
+      {
+        university_slug: UP,
+        marks: [
+          { subject_slug: "mathematics", percentage: 0, note: "x" },
+          { subject_slug: "geography", percentage: 100 },
+        ],
+        extra: true,
+      },
       load,
     );
     expect(result.status).toBe(200);

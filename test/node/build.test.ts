@@ -32,7 +32,10 @@ describe("build of the committed sources", () => {
     expect(manifest.resources.provinces?.total).toBe(9);
     expect(manifest.resources.subjects?.total).toBeGreaterThanOrEqual(90);
 
-    const checks: [string, typeof api.UniversityListItem | typeof api.QualificationListItem | typeof api.BursaryListItem | typeof api.StoredProspectus][] = [
+    const checks: [
+      string,
+      typeof api.UniversityListItem | typeof api.QualificationListItem | typeof api.BursaryListItem | typeof api.StoredProspectus,
+    ][] = [
       ["universities", api.UniversityListItem],
       ["qualifications", api.QualificationListItem],
       ["bursaries", api.BursaryListItem],
@@ -96,7 +99,11 @@ describe("a broken build", () => {
     expect(cli.status).not.toBe(0);
     const report = cli.stdout;
     expect(report).toContain("Build failed");
-    expect(report).toMatch(new RegExp(`universities\\.csv:3 column "id": value "[0-9a-f-]{36}": expected a unique id in universities \\(already used at .*universities\\.csv:2\\)`));
+    expect(report).toMatch(
+      new RegExp(
+        `universities\\.csv:3 column "id": value "[0-9a-f-]{36}": expected a unique id in universities \\(already used at .*universities\\.csv:2\\)`,
+      ),
+    );
     expect(report).toMatch(/subjects\.csv:5 column "name": value "": expected a non-empty text/);
     expect([...(await fingerprint(opts.outDir))]).toEqual([...before]);
   });
@@ -133,11 +140,17 @@ describe("a broken build", () => {
     const sources = await copyOfSources();
     cleanup.push(sources);
     const file = path.join(sources, "prospectuses.csv");
-    await writeFile(file, "\uFEFFuniversity_slug,year,part,title,source_url,verified_on\r\n\"university-of-pretoria\",2027,,,\"https://www.up.ac.za/a,b.pdf\",2026-11-01\r\n");
+    await writeFile(
+      file,
+      '\uFEFFuniversity_slug,year,part,title,source_url,verified_on\r\n"university-of-pretoria",2027,,,"https://www.up.ac.za/a,b.pdf",2026-11-01\r\n',
+    );
     const good = await runBuild(await options({ sourcesDir: sources }));
     expect(good.ok).toBe(true);
     if (good.ok) expect(good.model.prospectuses.map((p) => p.source_url)).toEqual(["https://www.up.ac.za/a,b.pdf"]);
-    await writeFile(file, 'university_slug,year,part,title,source_url,verified_on\n"university-of-pretoria,2027,,,https://www.up.ac.za/,2026-11-01\n');
+    await writeFile(
+      file,
+      'university_slug,year,part,title,source_url,verified_on\n"university-of-pretoria,2027,,,https://www.up.ac.za/,2026-11-01\n',
+    );
     const bad = await runBuild(await options({ sourcesDir: sources }));
     expect(bad.ok).toBe(false);
     if (!bad.ok) expect(bad.problems[0]?.expected).toMatch(/well-formed CSV/);
@@ -226,7 +239,9 @@ describe("large collections", () => {
     cleanup.push(imported);
     const rows = ["emis_number,name,province_id,district,quintile,sector,phase,latitude,longitude,source_url,verified_on"];
     for (let i = 0; i < 2_500; i++) {
-      rows.push(`${String(100000000 + i)},Synthetic School ${i},gauteng,Test District,${(i % 5) + 1},public,secondary,-26.1,28.0,https://www.education.gov.za/,2026-11-01`);
+      rows.push(
+        `${String(100000000 + i)},Synthetic School ${i},gauteng,Test District,${(i % 5) + 1},public,secondary,-26.1,28.0,https://www.education.gov.za/,2026-11-01`,
+      );
     }
     await mkdir(imported, { recursive: true });
     await writeFile(path.join(imported, "high-schools.csv"), rows.join("\n"));
@@ -280,7 +295,13 @@ describe("NSC results joined onto high schools", () => {
     await writeFile(path.join(imported, "high-schools.csv"), `${SCHOOLS.join("\n")}\n`);
     await writeFile(
       path.join(imported, "nsc-results.csv"),
-      [NSC_HEADER, result("100000001", 2023, 80, 41, "51.3", "0"), result("100000001", 2025, 90, 72, "80"), result("100000001", 2024, 16, 15, "93.8", "1"), result("999999999", 2025, 10, 5, "50")].join("\n"),
+      [
+        NSC_HEADER,
+        result("100000001", 2023, 80, 41, "51.3", "0"),
+        result("100000001", 2025, 90, 72, "80"),
+        result("100000001", 2024, 16, 15, "93.8", "1"),
+        result("999999999", 2025, 10, 5, "50"),
+      ].join("\n"),
     );
     const opts = await options({ importedDir: imported });
     const built = await runBuild(opts);
@@ -302,14 +323,19 @@ describe("NSC results joined onto high schools", () => {
       { year: 2023, wrote: 80, passed: 41, pass_rate: 51.3, progressed: 0 },
     ]);
     expect(detail?.[1]?.nsc_results).toEqual([]);
-    expect(built.warnings.map((w) => w.message).join("\n")).toMatch(/1 of 2 schools in nsc-results\.csv are not high schools in high-schools\.csv \(e\.g\. 999999999\)/);
+    expect(built.warnings.map((w) => w.message).join("\n")).toMatch(
+      /1 of 2 schools in nsc-results\.csv are not high schools in high-schools\.csv \(e\.g\. 999999999\)/,
+    );
   });
 
   it("refuses results whose pass rate is not 100 × passed / wrote, or that passed more than wrote", async () => {
     const imported = await tempDir("imported-nsc-bad");
     cleanup.push(imported);
     await writeFile(path.join(imported, "high-schools.csv"), `${SCHOOLS.join("\n")}\n`);
-    await writeFile(path.join(imported, "nsc-results.csv"), [NSC_HEADER, result("100000001", 2025, 100, 80, "85"), result("100000001", 2024, 10, 11, "100")].join("\n"));
+    await writeFile(
+      path.join(imported, "nsc-results.csv"),
+      [NSC_HEADER, result("100000001", 2025, 100, 80, "85"), result("100000001", 2024, 10, 11, "100")].join("\n"),
+    );
     const built = await runBuild(await options({ importedDir: imported }));
     expect(built.ok).toBe(false);
     if (built.ok) return;

@@ -64,14 +64,19 @@ describe("the catalogue's evidence in the build", () => {
     if (result.ok) return;
     const problem = result.problems.find((p) => p.column === "min_aps");
     expect(problem?.file).toContain(`qualifications/${UNIVERSITY}.csv`);
-    expect(problem?.expected).toMatch(/what the top-ranked witness states \(.+, (transcription|third-party|own-page|official-document), intake .+evidence\/university-of-johannesburg\.csv:\d+\)/);
+    expect(problem?.expected).toMatch(
+      /what the top-ranked witness states \(.+, (transcription|third-party|own-page|official-document), intake .+evidence\/university-of-johannesburg\.csv:\d+\)/,
+    );
     expect(id).not.toBe("");
   });
 
   it("fails when a qualification has no witness, or its intake is not the newest a witness speaks for", async () => {
     const sources = await sourcesWith((qualifications, evidence) => {
       const q = singleWitnessQualification(qualifications, evidence);
-      evidence.splice(evidence.findIndex((e) => e.qualification_id === q.id), 1);
+      evidence.splice(
+        evidence.findIndex((e) => e.qualification_id === q.id),
+        1,
+      );
       const other = qualifications.find((row) => row !== q && row.intake_year !== "") as Row;
       other.intake_year = String(Number(other.intake_year) - 1);
     });
@@ -113,7 +118,16 @@ describe("the catalogue's evidence in the build", () => {
         const parsed = parseRequirements(e.requirements ?? "");
         if (!parsed?.ok) return [];
         const key = canonicalRequirements(parsed.clauses);
-        return [{ value: parsed.clauses, key, kind: kindOf.get(e.witness_id ?? "") ?? "third-party", intakeYear: e.intake_year ? Number(e.intake_year) : null, lineage: "", witness: e.witness_id ?? "" }];
+        return [
+          {
+            value: parsed.clauses,
+            key,
+            kind: kindOf.get(e.witness_id ?? "") ?? "third-party",
+            intakeYear: e.intake_year ? Number(e.intake_year) : null,
+            lineage: "",
+            witness: e.witness_id ?? "",
+          },
+        ];
       });
       const decision = decide(statements);
       if (!decision) {
@@ -122,7 +136,12 @@ describe("the catalogue's evidence in the build", () => {
       }
       // The published subjects are those of one of the top-ranked statements.
       const published = [...q.requirements.map((r) => r.subject.slug), ...q.generalRequirements.map((g) => `@${g.rule}`)].sort();
-      const candidates = decision.top.map((s) => s.value.flatMap((c) => c.options).map((o) => o.subject ?? `@${o.rule}`).sort());
+      const candidates = decision.top.map((s) =>
+        s.value
+          .flatMap((c) => c.options)
+          .map((o) => o.subject ?? `@${o.rule}`)
+          .sort(),
+      );
       expect(candidates, q.name).toContainEqual(published);
       checked++;
     }

@@ -34,7 +34,10 @@ describe.skipIf(!chromiumPath)("/docs in headless Chromium", () => {
     const document = (await (await fetch(`${server.base}/v1/openapi.json`)).json()) as { paths: Record<string, Record<string, { summary: string }>> };
     const summaries = Object.values(document.paths).flatMap((item) => Object.values(item).map((o) => o.summary));
     await page.goto(`${server.base}/docs`, { waitUntil: "load" });
-    await page.locator(".opblock").nth(summaries.length - 1).waitFor({ timeout: 30_000 });
+    await page
+      .locator(".opblock")
+      .nth(summaries.length - 1)
+      .waitFor({ timeout: 30_000 });
     const shown = (await page.locator(".opblock-summary-description").allTextContents()).map((t) => t.trim());
     expect(shown.sort()).toEqual([...summaries].sort());
     for (const summary of summaries) await expect(page.getByText(summary, { exact: true }).first().isVisible(), summary).resolves.toBe(true);

@@ -32,7 +32,10 @@ describe.skipIf(!chromiumPath)("the embed example in headless Chromium", () => {
   async function ask<T>(pathAndQuery: string, body?: unknown): Promise<T> {
     const token = await server.token(["high_schools:read", "aps_calculator:use"]);
     const init: RequestInit = body === undefined ? {} : { method: "POST", body: JSON.stringify(body) };
-    const response = await fetch(`${server.base}${pathAndQuery}`, { ...init, headers: { authorization: `Bearer ${token}`, "content-type": "application/json" } });
+    const response = await fetch(`${server.base}${pathAndQuery}`, {
+      ...init,
+      headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+    });
     expect(response.status).toBe(200);
     return (await response.json()) as T;
   }
@@ -67,7 +70,9 @@ describe.skipIf(!chromiumPath)("the embed example in headless Chromium", () => {
     await picker.locator("input[name=q]").pressSequentially("pretoria boys", { delay: 30 });
     await expect(picker.locator(".sa-edu-schools li").first().innerText({ timeout: 10_000 })).resolves.toContain("PRETORIA BOYS' HIGH SCHOOL");
 
-    const expected = await ask<{ data: { name: string; emis_number: string }[]; meta: { total: number } }>("/v1/data/high-schools?q=hoerskool&province=GP&per_page=10");
+    const expected = await ask<{ data: { name: string; emis_number: string }[]; meta: { total: number } }>(
+      "/v1/data/high-schools?q=hoerskool&province=GP&per_page=10",
+    );
     await picker.locator("input[name=q]").fill("hoerskool");
     await picker.locator("select[name=province]").selectOption({ label: "Gauteng" });
     const status = picker.locator(".sa-edu-status");

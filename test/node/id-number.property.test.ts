@@ -61,9 +61,20 @@ describe("parseIdNumber properties", () => {
 
   it("never throws for arbitrary values", () => {
     fc.assert(
-      fc.property(fc.anything({ withBigInt: true, withBoxedValues: true, withMap: true, withSet: true, withDate: true, withTypedArray: true, withNullPrototype: true }), (input) => {
-        expectWellFormed(parseIdNumber(input, "2026-01-01"), input);
-      }),
+      fc.property(
+        fc.anything({
+          withBigInt: true,
+          withBoxedValues: true,
+          withMap: true,
+          withSet: true,
+          withDate: true,
+          withTypedArray: true,
+          withNullPrototype: true,
+        }),
+        (input) => {
+          expectWellFormed(parseIdNumber(input, "2026-01-01"), input);
+        },
+      ),
       { numRuns: 1000 },
     );
   });

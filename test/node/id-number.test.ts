@@ -1,12 +1,5 @@
 import { describe, expect, it } from "vitest";
-import {
-  ID_ERROR_CODES,
-  buildIdNumber,
-  isLuhnValid,
-  luhnCheckDigit,
-  parseIdNumber,
-  todayInJohannesburg,
-} from "../../domain/id-number.ts";
+import { ID_ERROR_CODES, buildIdNumber, isLuhnValid, luhnCheckDigit, parseIdNumber, todayInJohannesburg } from "../../domain/id-number.ts";
 import { ID_NUMBER_CASES } from "../../domain/id-number-cases.ts";
 
 describe("parseIdNumber: case table", () => {

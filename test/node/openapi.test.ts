@@ -20,7 +20,8 @@ import { Contract, type OpenApiDocument } from "../support/contract.ts";
 import { LEARNER_A_MARKS } from "../fixtures/learners.ts";
 import { ROOT, TEST_DIST } from "../../support/test-dataset.ts";
 
-const built = async () => JSON.parse(await readFile(path.join(TEST_DIST, ...OPENAPI_PATH.split("/")), "utf8")) as OpenApiDocument & Record<string, any>;
+const built = async () =>
+  JSON.parse(await readFile(path.join(TEST_DIST, ...OPENAPI_PATH.split("/")), "utf8")) as OpenApiDocument & Record<string, any>;
 
 const operationsOf = (document: OpenApiDocument) =>
   Object.entries(document.paths).flatMap(([p, item]) => Object.entries(item).map(([method, operation]) => ({ path: p, method, operation })));
@@ -77,7 +78,8 @@ describe("the document", () => {
         const name = response.content["application/json"].schema.$ref.split("/").pop();
         const schema = document.components.schemas[name].properties.error.properties;
         expect(schema.status.const).toBe(Number(status));
-        for (const code of schema.code.enum) expect(ERROR_STATUS[code as keyof typeof ERROR_STATUS], `${operation.operationId} ${status} ${code}`).toBe(Number(status));
+        for (const code of schema.code.enum)
+          expect(ERROR_STATUS[code as keyof typeof ERROR_STATUS], `${operation.operationId} ${status} ${code}`).toBe(Number(status));
       }
       expect(Object.keys(operation.responses)).toEqual(expect.arrayContaining(["200", "401", "403", "500"]));
     }
@@ -102,7 +104,11 @@ describe("the document", () => {
         const problems = contract.validate(`${p} ${method} ${name}`, operation.responses["200"].content["application/json"].schema, example.value);
         expect(problems, `${operation.operationId} ${name}`).toEqual([]);
         const request = operation.requestBody?.content["application/json"];
-        if (request) expect(contract.validate(`${p} ${method} request ${name}`, request.schema, request.examples[name].value), `${operation.operationId} request ${name}`).toEqual([]);
+        if (request)
+          expect(
+            contract.validate(`${p} ${method} request ${name}`, request.schema, request.examples[name].value),
+            `${operation.operationId} request ${name}`,
+          ).toEqual([]);
       }
     }
   });
@@ -143,7 +149,9 @@ describe("the operation table", () => {
     };
     // Its examples need nothing from the build, so an empty example source will do.
     const document = (await openApiDocument({ operations: [compare], examples: {} as ExampleSource })) as any;
-    expect(document.paths["/v1/data/things/{slug}/compare"].post.requestBody.content["application/json"].examples["two-things"].value).toEqual({ things: ["a", "b"] });
+    expect(document.paths["/v1/data/things/{slug}/compare"].post.requestBody.content["application/json"].examples["two-things"].value).toEqual({
+      things: ["a", "b"],
+    });
     const operation = document.paths["/v1/data/things/{slug}/compare"].post;
     expect(operation.security).toEqual([{ bearer: ["universities:read"] }]);
     expect(operation.parameters.map((p: { name: string; in: string; required: boolean }) => [p.name, p.in, p.required])).toEqual([

@@ -191,7 +191,12 @@ describe("npm run rebuild from a local upstream folder", () => {
 
   it("reports a failed deploy, and deploys with the deploy command after publishing", async () => {
     const ws = await workspace();
-    const failing = await runRebuild({ ...ws, upstreamDir: FIXTURE_UPSTREAM, deploy: true, deployCommand: [process.execPath, "-e", "process.exit(3)"] });
+    const failing = await runRebuild({
+      ...ws,
+      upstreamDir: FIXTURE_UPSTREAM,
+      deploy: true,
+      deployCommand: [process.execPath, "-e", "process.exit(3)"],
+    });
     expect(failing.status).toBe("failed");
     expect(failing.reasons[0]).toMatch(/deploy command exited with 3/);
     const marker = path.join(path.dirname(ws.outDir), "deployed");
@@ -199,7 +204,11 @@ describe("npm run rebuild from a local upstream folder", () => {
       ...ws,
       upstreamDir: FIXTURE_UPSTREAM,
       deploy: true,
-      deployCommand: [process.execPath, "-e", `require("fs").writeFileSync(${JSON.stringify(marker)}, require("fs").readFileSync("${ws.outDir}/manifest.json"))`],
+      deployCommand: [
+        process.execPath,
+        "-e",
+        `require("fs").writeFileSync(${JSON.stringify(marker)}, require("fs").readFileSync("${ws.outDir}/manifest.json"))`,
+      ],
     });
     expect(ok.status).toBe("published");
     expect(ok.deployed).toBe(true);
@@ -248,12 +257,19 @@ describe("npm run rebuild from downloads (a real HTTP server on 127.0.0.1)", () 
     return new Promise<void>((resolve) => server.close(() => resolve()));
   });
 
-  async function configWith(schools: { name: string; url: string }[], postal = { name: "postalcodes.csv", url: `${base}/files/postal-codes/postalcodes.csv` }) {
+  async function configWith(
+    schools: { name: string; url: string }[],
+    postal = { name: "postalcodes.csv", url: `${base}/files/postal-codes/postalcodes.csv` },
+  ) {
     const dir = await newTemp("config");
     const file = path.join(dir, "upstream.json");
     await writeFile(
       file,
-      JSON.stringify({ schools: { files: schools }, postal_codes: { files: [postal] }, download: { timeout_seconds: 1, attempts: 2, max_megabytes: 0.5 } }),
+      JSON.stringify({
+        schools: { files: schools },
+        postal_codes: { files: [postal] },
+        download: { timeout_seconds: 1, attempts: 2, max_megabytes: 0.5 },
+      }),
     );
     return file;
   }
@@ -274,10 +290,18 @@ describe("npm run rebuild from downloads (a real HTTP server on 127.0.0.1)", () 
   });
 
   for (const [title, bad, expected] of [
-    ["a server error on every attempt", "/broken.xlsx", /download failed: http:\/\/127\.0\.0\.1:\d+\/broken\.xlsx: HTTP 503 Service Unavailable \(after 2 attempts\)/],
+    [
+      "a server error on every attempt",
+      "/broken.xlsx",
+      /download failed: http:\/\/127\.0\.0\.1:\d+\/broken\.xlsx: HTTP 503 Service Unavailable \(after 2 attempts\)/,
+    ],
     ["a missing file (not retried)", "/gone.xlsx", /download failed: http:\/\/127\.0\.0\.1:\d+\/gone\.xlsx: HTTP 404 Not Found$/],
     ["a body over the size limit", "/huge.xlsx", /download failed: http:\/\/127\.0\.0\.1:\d+\/huge\.xlsx: the body passed the limit of 524288 bytes/],
-    ["a server that never answers", "/silent.xlsx", /download failed: http:\/\/127\.0\.0\.1:\d+\/silent\.xlsx: no answer within 1 s \(after 2 attempts\)/],
+    [
+      "a server that never answers",
+      "/silent.xlsx",
+      /download failed: http:\/\/127\.0\.0\.1:\d+\/silent\.xlsx: no answer within 1 s \(after 2 attempts\)/,
+    ],
     ["garbage instead of a workbook", "/garbage.xlsx", /unusable upstream file: garbage\.xlsx cannot be read as a \.xlsx file/],
     ["an HTML page instead of a workbook", "/html.xlsx", /unusable upstream file: html\.xlsx cannot be read as a \.xlsx file/],
   ] as const) {
@@ -296,7 +320,12 @@ describe("npm run rebuild from downloads (a real HTTP server on 127.0.0.1)", () 
 
   it("retries a passing failure and then succeeds", async () => {
     const dir = await newTemp("download");
-    const bytes = await downloadFile(`${base}/flaky.csv`, path.join(dir, "postalcodes.csv"), { timeoutMs: 2000, attempts: 3, maxBytes: 1 << 20, retryDelayMs: 10 });
+    const bytes = await downloadFile(`${base}/flaky.csv`, path.join(dir, "postalcodes.csv"), {
+      timeoutMs: 2000,
+      attempts: 3,
+      maxBytes: 1 << 20,
+      retryDelayMs: 10,
+    });
     expect(bytes).toBeGreaterThan(100);
     expect(hits.get("/flaky.csv")).toBe(3);
     expect(await readdir(dir)).toEqual(["postalcodes.csv"]);
@@ -314,7 +343,8 @@ describe("the upstream config and the guard", () => {
       expect(file.name).toMatch(/\.csv$/);
       expect(file.url).toMatch(/^https:\/\/raw\.githubusercontent\.com\/datawookie\/saffer\/[0-9a-f]{40}\//);
     }
-    for (const file of config.nsc?.files ?? []) expect(file.url).toMatch(/^https:\/\/raw\.githubusercontent\.com\/itumeleng-itu\/courseFinder\/[0-9a-f]{40}\//);
+    for (const file of config.nsc?.files ?? [])
+      expect(file.url).toMatch(/^https:\/\/raw\.githubusercontent\.com\/itumeleng-itu\/courseFinder\/[0-9a-f]{40}\//);
     expect(config.nsc?.files).toHaveLength(1);
     expect(config.guard.max_drop_share).toBe(0.1);
     // The floors sit below the real national counts (about 8,900 NSC schools, 21,000 postal codes).
@@ -326,7 +356,9 @@ describe("the upstream config and the guard", () => {
     const dir = await newTemp("config");
     const file = path.join(dir, "bad.json");
     await writeFile(file, JSON.stringify({ schools: { files: [{ name: "../evil.xlsx", url: "ftp://x" }] }, postal_codes: { files: [] } }));
-    await expect(loadUpstreamConfig(file)).rejects.toThrow(/schools\.files\.0\.name: a plain file name[\s\S]*schools\.files\.0\.url: an absolute http\(s\) URL[\s\S]*postal_codes\.files: at least one file/);
+    await expect(loadUpstreamConfig(file)).rejects.toThrow(
+      /schools\.files\.0\.name: a plain file name[\s\S]*schools\.files\.0\.url: an absolute http\(s\) URL[\s\S]*postal_codes\.files: at least one file/,
+    );
   });
 
   it("refuses only losses over the share, and counts removed records even when the total holds", () => {
@@ -334,15 +366,53 @@ describe("the upstream config and the guard", () => {
       oldVersion: "a",
       newVersion: "b",
       resources: [
-        { resource: "postal-codes", oldTotal: 100, newTotal: 100, added: 20, removed: 20, changed: 0, detailed: true, examples: { added: [], removed: [], changed: [] } },
-        { resource: "high-schools", oldTotal: 100, newTotal: 90, added: 0, removed: 10, changed: 0, detailed: true, examples: { added: [], removed: [], changed: [] } },
-        { resource: "bursaries", oldTotal: null, newTotal: 3, added: 3, removed: 0, changed: 0, detailed: true, examples: { added: [], removed: [], changed: [] } },
+        {
+          resource: "postal-codes",
+          oldTotal: 100,
+          newTotal: 100,
+          added: 20,
+          removed: 20,
+          changed: 0,
+          detailed: true,
+          examples: { added: [], removed: [], changed: [] },
+        },
+        {
+          resource: "high-schools",
+          oldTotal: 100,
+          newTotal: 90,
+          added: 0,
+          removed: 10,
+          changed: 0,
+          detailed: true,
+          examples: { added: [], removed: [], changed: [] },
+        },
+        {
+          resource: "bursaries",
+          oldTotal: null,
+          newTotal: 3,
+          added: 3,
+          removed: 0,
+          changed: 0,
+          detailed: true,
+          examples: { added: [], removed: [], changed: [] },
+        },
       ],
     };
     expect(guardLosses(diff, 0.1)).toEqual([expect.stringMatching(/^postal-codes would lose 20 of its 100 published records \(20\.0%/)]);
     expect(guardLosses(diff, 0.05)).toHaveLength(2);
-    expect(formatReport({ status: "refused", started_at: "t", upstream: null, imported: null, import_reports: [], tables_refreshed: [], reasons: guardLosses(diff, 0.1), notes: [], diff, deployed: false })).toContain(
-      "| bursaries | - | 3 | 3 | 0 | 0 |",
-    );
+    expect(
+      formatReport({
+        status: "refused",
+        started_at: "t",
+        upstream: null,
+        imported: null,
+        import_reports: [],
+        tables_refreshed: [],
+        reasons: guardLosses(diff, 0.1),
+        notes: [],
+        diff,
+        deployed: false,
+      }),
+    ).toContain("| bursaries | - | 3 | 3 | 0 | 0 |");
   });
 });

@@ -44,7 +44,9 @@ describe(".github/workflows/nightly.yml", () => {
     const test = index((s) => s.run === "npm test");
     const rebuild = index((s) => (s.run ?? "").startsWith("npm run rebuild"));
     const dist = index((s) => (s.uses ?? "").startsWith("actions/upload-artifact@") && s.with?.path === "dist/");
-    const tables = index((s) => (s.uses ?? "").startsWith("actions/upload-artifact@") && String(s.with?.path ?? "").includes("sources/nsc-results.csv"));
+    const tables = index(
+      (s) => (s.uses ?? "").startsWith("actions/upload-artifact@") && String(s.with?.path ?? "").includes("sources/nsc-results.csv"),
+    );
     const report = index((s) => (s.uses ?? "").startsWith("actions/upload-artifact@") && s.with?.path === ".rebuild/");
     expect([install, test, rebuild, dist, tables, report].every((i) => i >= 0)).toBe(true);
     expect(install < test && test < rebuild && rebuild < dist && rebuild < tables && rebuild < report).toBe(true);
@@ -84,7 +86,8 @@ describe(".github/workflows/nightly.yml", () => {
   });
 
   it("pins every action to a major version", async () => {
-    for (const job of Object.values((await workflow()).jobs)) for (const step of job.steps) if (step.uses) expect(step.uses).toMatch(/^[\w-]+\/[\w/-]+@v\d+$/);
+    for (const job of Object.values((await workflow()).jobs))
+      for (const step of job.steps) if (step.uses) expect(step.uses).toMatch(/^[\w-]+\/[\w/-]+@v\d+$/);
   });
 
   it("never writes a secret into a command line", async () => {

@@ -77,7 +77,9 @@ export async function openBrowser(): Promise<BrowserSession> {
     requested,
     expectNoProblem(origins) {
       expect(problems).toEqual([]);
-      const outside = requested.filter((url) => !url.startsWith("data:") && !url.startsWith("blob:") && !origins.some((o) => url.startsWith(`${o}/`)));
+      const outside = requested.filter(
+        (url) => !url.startsWith("data:") && !url.startsWith("blob:") && !origins.some((o) => url.startsWith(`${o}/`)),
+      );
       expect(outside).toEqual([]);
     },
     async close() {

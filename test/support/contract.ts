@@ -50,7 +50,12 @@ export class Contract {
       this.validators.set(pointer, validator);
     }
     const result = validator.validate(value);
-    return result.valid ? [] : result.errors.filter((e: OutputUnit) => e.keyword !== "$ref" && e.keyword !== "properties" && e.keyword !== "items").slice(0, 5).map((e) => `${e.instanceLocation}: ${e.error}`);
+    return result.valid
+      ? []
+      : result.errors
+          .filter((e: OutputUnit) => e.keyword !== "$ref" && e.keyword !== "properties" && e.keyword !== "items")
+          .slice(0, 5)
+          .map((e) => `${e.instanceLocation}: ${e.error}`);
   }
 
   /** The headers a documented answer must carry (`required: true`), by name. */
@@ -83,14 +88,21 @@ export class Contract {
     if (!documented) return [`${where}: status ${response.status} is not documented for ${found.operation.operationId}`];
     const answer = documented.$ref ? this.components.responses?.[String(documented.$ref).split("/").pop() ?? ""] : documented;
     const { headers } = response;
-    const missing = headers ? this.requiredHeaders(answer).filter((name) => !headers.has(name)).map((name) => `${where}: no ${name} header`) : [];
+    const missing = headers
+      ? this.requiredHeaders(answer)
+          .filter((name) => !headers.has(name))
+          .map((name) => `${where}: no ${name} header`)
+      : [];
     const media = answer?.content?.["application/json"];
     if (!media || request.method.toUpperCase() === "HEAD") {
       return response.body === "" ? missing : [...missing, `${where}: the document gives this status no body, but one came`];
     }
     if (!response.contentType?.startsWith("application/json")) return [...missing, `${where}: content type ${response.contentType}, not JSON`];
     const pointer = `#/paths/${found.path}/${found.method}/responses/${response.status}`;
-    return [...missing, ...this.validate(pointer, media.schema, parseJson(response.body)).map((p) => `${where} (${found.operation.operationId}): ${p}`)];
+    return [
+      ...missing,
+      ...this.validate(pointer, media.schema, parseJson(response.body)).map((p) => `${where} (${found.operation.operationId}): ${p}`),
+    ];
   }
 }
 

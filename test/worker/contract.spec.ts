@@ -11,7 +11,9 @@ const served = async (): Promise<OpenApiDocument> => json(await call("/v1/openap
 type Operation = { operationId: string; parameters?: { name: string; in: string; example?: unknown }[]; requestBody?: any; responses: any };
 
 function operationsOf(document: OpenApiDocument) {
-  return Object.entries(document.paths).flatMap(([path, item]) => Object.entries(item).map(([method, operation]) => ({ path, method, operation: operation as Operation })));
+  return Object.entries(document.paths).flatMap(([path, item]) =>
+    Object.entries(item).map(([method, operation]) => ({ path, method, operation: operation as Operation })),
+  );
 }
 
 describe("the document's examples", () => {

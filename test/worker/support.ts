@@ -97,7 +97,12 @@ async function contractOf(): Promise<Contract> {
  */
 export async function checkedAgainstDocument(request: { method: string; url: string }, response: Response): Promise<Response> {
   const body = await response.clone().text();
-  const problems = (await contractOf()).check(request, { status: response.status, contentType: response.headers.get("content-type"), body, headers: response.headers });
+  const problems = (await contractOf()).check(request, {
+    status: response.status,
+    contentType: response.headers.get("content-type"),
+    body,
+    headers: response.headers,
+  });
   expect(problems, "the answer matches the OpenAPI document").toEqual([]);
   return response;
 }
