@@ -84,7 +84,9 @@ export function layoutFiles(
           const bucket = buckets[bucketOf(key, count)];
           if (bucket) bucket[key] = record;
         }
-        buckets.forEach((bucket, b) => files.push({ path: paths.bucket(resource.name, b), content: json(bucket) }));
+        buckets.forEach((bucket, b) => {
+          files.push({ path: paths.bucket(resource.name, b), content: json(bucket) });
+        });
         entry.detail = { kind: "buckets", count };
       } else {
         for (const { key, record } of records) files.push({ path: paths.detail(resource.name, key), content: json({ data: record }) });

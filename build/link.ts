@@ -9,7 +9,7 @@ import { byText } from "./order.ts";
 import type { Place, Problem, Warning } from "./problems.ts";
 import type { SourceTables } from "./tables/index.ts";
 import type { Row, TableDefinition } from "./tables/define.ts";
-import type { ValidRow, ValidRows, ValidTables } from "./validate.ts";
+import type { ValidRow, ValidTables } from "./validate.ts";
 
 type Tables = SourceTables;
 type Valid = ValidTables<Tables>;

@@ -101,7 +101,9 @@ async function loadFile(file: string, shown: string, definition: TableDefinition
       continue;
     }
     const cells: Record<string, string> = {};
-    columns.forEach((column, i) => (cells[column] = record[i] ?? ""));
+    columns.forEach((column, i) => {
+      cells[column] = record[i] ?? "";
+    });
     rows.push({ file: shown, line: info.lines, cells });
   }
   return rows;

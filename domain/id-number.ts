@@ -311,10 +311,6 @@ function daysInMonth(year: number, month: number): number {
   return month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
 }
 
-function formatDate(year: number, month: number, day: number): string {
-  return `${String(year).padStart(4, "0")}-${String(month).padStart(2, "0")}-${String(day).padStart(2, "0")}`;
-}
-
 const ISO_DATE = /^([0-9]{4})-([0-9]{2})-([0-9]{2})$/;
 
 // The Worker passes the same "today" string on every call; remembering the last one spares the regex.
@@ -362,5 +358,6 @@ function toYymmdd(date: string): string {
   if (isAsciiDigits(date, 6)) return date;
   const match = ISO_DATE.exec(date);
   if (!match) throw new RangeError(`date must be YYYY-MM-DD or YYMMDD, got ${JSON.stringify(date)}`);
-  return `${match[1]!.slice(2)}${match[2]}${match[3]}`;
+  const [, year = "", month = "", day = ""] = match;
+  return `${year.slice(2)}${month}${day}`;
 }

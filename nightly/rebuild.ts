@@ -22,7 +22,7 @@ import { diffBuilds, type BuildDiff } from "./diff.ts";
 import type { DownloadOptions } from "./download.ts";
 import { guardFloors, guardLosses, losses } from "./guard.ts";
 import { writeReport, type RebuildReport } from "./report.ts";
-import { gatherUpstream, importUpstream } from "./upstream.ts";
+import { gatherUpstream, importUpstream, type UpstreamFiles, type UpstreamImport } from "./upstream.ts";
 
 export type RebuildOptions = {
   root: string;
@@ -67,7 +67,9 @@ function runCommand(command: string[], cwd: string, log: (line: string) => void)
         .toString()
         .split("\n")
         .filter(Boolean)
-        .forEach((line) => log(`deploy    ${line}`));
+        .forEach((line) => {
+          log(`deploy    ${line}`);
+        });
     child.stdout.on("data", forward);
     child.stderr.on("data", forward);
     child.on("error", (error) => {
@@ -134,7 +136,7 @@ export async function runRebuild(options: RebuildOptions): Promise<RebuildResult
     const maxDropShare = options.maxDropShare ?? config.guard.max_drop_share;
 
     // 1. gather
-    let upstream;
+    let upstream: UpstreamFiles;
     try {
       upstream = await gatherUpstream({ config, root: options.root, workDir, upstreamDir: options.upstreamDir, download: options.download, log });
     } catch (error) {
@@ -146,7 +148,7 @@ export async function runRebuild(options: RebuildOptions): Promise<RebuildResult
     // 2. import
     const imported = path.join(workDir, "imported");
     const verifiedOn = todayInJohannesburg(new Date());
-    let imports;
+    let imports: UpstreamImport;
     try {
       imports = await importUpstream(upstream, imported, verifiedOn);
     } catch (error) {

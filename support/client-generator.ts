@@ -5,10 +5,9 @@
 //                  it needs: TypeScript 7 has no JavaScript API)
 //   operations.ts  each operation's method and path, and the union of the error bodies
 // --check changes nothing and exits non-zero when the committed files differ from what would be generated.
-import { readFile, writeFile, mkdir } from "node:fs/promises";
 import { createRequire } from "node:module";
 import path from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { pathToFileURL } from "node:url";
 import { ROOT } from "../lib/root.ts";
 import { openApiDocument } from "../schema/openapi.ts";
 

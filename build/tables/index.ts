@@ -1,7 +1,6 @@
 // The source tables, one zod row schema each. sources/README.md documents the same columns for people.
 import { z } from "zod";
 import {
-  CONFIDENCE_LEVELS,
   FEE_TYPES,
   LANGUAGE_LEVELS,
   QUALIFICATION_TYPES,

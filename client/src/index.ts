@@ -29,7 +29,8 @@ export type Input<Id extends OperationId> = ([PathOf<Id>] extends [never] ? unkn
 /** What a call resolves to: the 200 body. */
 export type Output<Id extends OperationId> = operations[Id]["responses"][200]["content"]["application/json"];
 
-type Call<Id extends OperationId> = {} extends Input<Id> ? (input?: Input<Id>) => Promise<Output<Id>> : (input: Input<Id>) => Promise<Output<Id>>;
+type Call<Id extends OperationId> =
+  Record<never, never> extends Input<Id> ? (input?: Input<Id>) => Promise<Output<Id>> : (input: Input<Id>) => Promise<Output<Id>>;
 
 export type Client = { [Id in OperationId]: Call<Id> };
 

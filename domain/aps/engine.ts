@@ -45,7 +45,7 @@ export function pointsOnBand(band: ScaleBand, percentage: number): number {
 }
 
 function scaleFor(scheme: ApsScheme, subjectSlug: string): ScaleAssignment | undefined {
-  return scheme.scales.find((s) => s.subjects !== null && s.subjects.includes(subjectSlug)) ?? scheme.scales.find((s) => s.subjects === null);
+  return scheme.scales.find((s) => s.subjects?.includes(subjectSlug)) ?? scheme.scales.find((s) => s.subjects === null);
 }
 
 type Scored = { mark: Mark; scale: ScaleAssignment | undefined; base: number; bonus: number; value: number };

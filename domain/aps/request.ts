@@ -3,7 +3,7 @@
 // loaded through the caller's function, and the result is scored and matched. The Worker wraps a 422 as
 // {"error": {...}} and a 200 as {"data": ...}.
 import { z } from "zod";
-import { computeAps, type SubjectBreakdown, type UnfilledSlot } from "./engine.ts";
+import { computeAps } from "./engine.ts";
 import { NEAR_MISS_APS_SHARE, nearMissOf, orderNearMisses, type NearMiss } from "./near-miss.ts";
 import { explainQualification, percentagesOf } from "./qualify.ts";
 import { CONFIDENCE_LEVELS, MAX_SLUG_LENGTH, SLUG } from "../../lib/vocabulary.ts";

@@ -3,12 +3,13 @@
 // JavaScript with no dependency and no build step. Everything the API answers is written with textContent,
 // never as HTML. The picker announces the chosen school as a `sa-edu:school` event on its section
 // (event.detail is the school record), for the page around it to use.
-(function () {
+(() => {
+  // biome-ignore lint/suspicious/noRedundantUseStrict: a classic script (it reads document.currentScript), not a module, so strict mode is not implied
   "use strict";
 
   const script = document.currentScript;
-  const API = (script && script.dataset.api ? script.dataset.api : "").replace(/\/+$/, "");
-  const TOKEN = script && script.dataset.token ? script.dataset.token : "";
+  const API = (script?.dataset.api ? script.dataset.api : "").replace(/\/+$/, "");
+  const TOKEN = script?.dataset.token ? script.dataset.token : "";
   const MAX_MARKS = 20;
   const FIRST_ROWS = 7;
   const NEAR_MISSES_SHOWN = 10;
@@ -38,12 +39,12 @@
       const message =
         response.status === 429
           ? `Too many requests from this page just now; try again in ${retryAfter || "a few"} seconds.`
-          : body && body.error && body.error.message
+          : body?.error?.message
             ? body.error.message
             : `The data service answered ${response.status}.`;
       super(message);
       this.status = response.status;
-      this.code = body && body.error ? body.error.code : null;
+      this.code = body?.error ? body.error.code : null;
     }
   }
 
@@ -132,7 +133,9 @@
             ),
           ),
         );
-        list.querySelectorAll("button").forEach((button, i) => button.addEventListener("click", () => choose(data[i])));
+        list.querySelectorAll("button").forEach((button, i) => {
+          button.addEventListener("click", () => choose(data[i]));
+        });
         say(
           status,
           meta.total === 0
