@@ -5,6 +5,7 @@ import { computeAps, bandOf } from "../../domain/aps/engine.ts";
 import type { ApsScheme, Mark } from "../../domain/aps/scheme.ts";
 import { loadApsSources, schemeOf } from "../fixtures/aps.ts";
 import { LEARNER_A } from "../fixtures/learners.ts";
+import { present } from "../support/present.ts";
 
 const marks = (entries: Record<string, number>): Mark[] =>
   Object.entries(entries).map(([subject_slug, percentage]) => ({ subject_slug, percentage }));
@@ -348,8 +349,8 @@ describe("maxima", () => {
       "life-sciences": 0,
     });
     // NSC-7 schemes give 1 per counted subject at 0%: UP 6
-    expect(computeAps(schemes.get("university-of-pretoria")!, bottom).score).toBe(6);
-    expect(computeAps(schemes.get("university-of-cape-town")!, bottom).score).toBe(0);
-    expect(computeAps(schemes.get("university-of-the-witwatersrand")!, bottom).score).toBe(0);
+    expect(computeAps(present(schemes.get("university-of-pretoria"), "university-of-pretoria's scheme"), bottom).score).toBe(6);
+    expect(computeAps(present(schemes.get("university-of-cape-town"), "university-of-cape-town's scheme"), bottom).score).toBe(0);
+    expect(computeAps(present(schemes.get("university-of-the-witwatersrand"), "university-of-the-witwatersrand's scheme"), bottom).score).toBe(0);
   });
 });

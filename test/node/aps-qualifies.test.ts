@@ -9,6 +9,7 @@ import { computeAps } from "../../domain/aps/engine.ts";
 import { explainQualifications, qualifiesFor } from "../../domain/aps/qualify.ts";
 import type { ApsQualification, ApsRequirement, ApsUniversityDocument, Mark } from "../../domain/aps/scheme.ts";
 import { prepareTestDataset, TEST_DIST } from "../../support/test-dataset.ts";
+import { present } from "../support/present.ts";
 
 const requirement = (subject_slug: string, min_percentage: number, options: Partial<ApsRequirement> = {}): ApsRequirement => ({
   subject_slug,
@@ -128,7 +129,10 @@ function checkInvariants(document: ApsUniversityDocument, marks: Mark[], score: 
   const outcomes = explainQualifications(document, marks, score);
   expect(outcomes.map((o) => o.id)).toEqual(document.qualifications.map((q) => q.id));
   for (const q of document.qualifications) {
-    const outcome = outcomes.find((o) => o.id === q.id)!;
+    const outcome = present(
+      outcomes.find((o) => o.id === q.id),
+      `the outcome of ${q.id}`,
+    );
     expect(ids.includes(q.id), q.id).toBe(meets(q, marks, score, document.rule_subjects));
     expect(outcome.qualifies).toBe(ids.includes(q.id));
     if (!outcome.qualifies) {

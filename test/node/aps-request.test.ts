@@ -5,6 +5,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { ApsResultSchema, MAX_MARKS, answerApsRequest, type ApsResponse } from "../../domain/aps/request.ts";
 import type { ApsUniversityDocument } from "../../domain/aps/scheme.ts";
 import { loadApsSources } from "../fixtures/aps.ts";
+import { present } from "../support/present.ts";
 
 let documents: Map<string, ApsUniversityDocument>;
 const requested: string[] = [];
@@ -77,8 +78,7 @@ describe("answerApsRequest: 422 cases", () => {
   });
 
   it(`more than ${MAX_MARKS} marks`, async () => {
-    const slugs = documents
-      .get(UP)!
+    const slugs = present(documents.get(UP), "UP's document")
       .subjects.map((s) => s.slug)
       .slice(0, MAX_MARKS + 1);
     const marks = slugs.map((subject_slug) => ({ subject_slug, percentage: 50 }));
@@ -162,7 +162,7 @@ describe("answerApsRequest: 200", () => {
     // UP, learner A: 6 + 5 + 4 + 5 + 3 + 7 = 30 (see aps-engine.test.ts)
     expect(data.aps_score).toBe(30);
     expect(data.university_slug).toBe(UP);
-    const ids = new Set(documents.get(UP)!.qualifications.map((q) => q.id));
+    const ids = new Set(present(documents.get(UP), "UP's document").qualifications.map((q) => q.id));
     for (const id of data.qualifies_for) expect(ids.has(id)).toBe(true);
     expect(data.scheme).toMatchObject({ id: "up-2026", maximum: 42, method: "points", confidence: "high", intake_year: 2026 });
     expect(data.breakdown).toHaveLength(GOOD_MARKS.length);

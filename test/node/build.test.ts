@@ -10,6 +10,7 @@ import { paths, type Manifest } from "../../lib/layout.ts";
 import { PUBLIC_DOCUMENTS } from "../../lib/public-documents.ts";
 import { ROOT } from "../../support/test-dataset.ts";
 import { copyOfSources, fingerprint, removeAll, tempDir } from "../../lib/files.ts";
+import { present } from "../support/present.ts";
 
 const cleanup: string[] = [];
 afterAll(() => removeAll(...cleanup));
@@ -60,7 +61,7 @@ describe("build of the committed sources", () => {
     }
     const provinces = await readJson(path.join(opts.outDir, paths.wholeList("provinces")));
     expect(provinces.meta).toEqual({ total: 9 });
-    provinces.data.forEach((p: unknown) => api.Province.strict().parse(p));
+    for (const p of provinces.data) api.Province.strict().parse(p);
     // The manifest counts the data files; the public documents (OpenAPI document, reference page) come on top.
     expect(manifest.files + PUBLIC_DOCUMENTS.length).toBe((await fingerprint(opts.outDir)).size);
   });
@@ -100,9 +101,7 @@ describe("a broken build", () => {
     const report = cli.stdout;
     expect(report).toContain("Build failed");
     expect(report).toMatch(
-      new RegExp(
-        `universities\\.csv:3 column "id": value "[0-9a-f-]{36}": expected a unique id in universities \\(already used at .*universities\\.csv:2\\)`,
-      ),
+      /universities\.csv:3 column "id": value "[0-9a-f-]{36}": expected a unique id in universities \(already used at .*universities\.csv:2\)/,
     );
     expect(report).toMatch(/subjects\.csv:5 column "name": value "": expected a non-empty text/);
     expect([...(await fingerprint(opts.outDir))]).toEqual([...before]);
@@ -273,7 +272,8 @@ describe("the committed national tables (what a fresh clone serves, with no impo
     expect(schools.filter((s) => /[\uff61-\uff9f]/u.test(s.name))).toEqual([]);
     expect(schools.find((s) => s.emis_number === "100000124")?.name).toBe("LOUWVILLE HOËRSKOOL");
     for (const school of schools) {
-      for (let i = 1; i < school.nsc_results.length; i++) expect(school.nsc_results[i - 1]!.year).toBeGreaterThan(school.nsc_results[i]!.year);
+      for (let i = 1; i < school.nsc_results.length; i++)
+        expect(present(school.nsc_results[i - 1], "a result").year).toBeGreaterThan(present(school.nsc_results[i], "a result").year);
     }
     expect(result.manifest.files).toBeLessThan(20_000);
   });

@@ -51,12 +51,12 @@ const cycleRow = (slug: string, intake: number, open: string, close: string, kin
 async function sourcesWith(tables: { bursaries: string[]; cycles: string[]; fields?: (lines: string[]) => string[] }): Promise<string> {
   const dir = await copyOfSources();
   cleanup.push(dir);
-  await writeFile(path.join(dir, "bursaries.csv"), [BURSARY_HEADER, ...tables.bursaries].join("\n") + "\n");
-  await writeFile(path.join(dir, "bursary-cycles.csv"), [CYCLE_HEADER, ...tables.cycles].join("\n") + "\n");
+  await writeFile(path.join(dir, "bursaries.csv"), `${[BURSARY_HEADER, ...tables.bursaries].join("\n")}\n`);
+  await writeFile(path.join(dir, "bursary-cycles.csv"), `${[CYCLE_HEADER, ...tables.cycles].join("\n")}\n`);
   if (tables.fields) {
     const file = path.join(dir, "fields-of-study.csv");
     const lines = (await readFile(file, "utf8")).trimEnd().split("\n");
-    await writeFile(file, tables.fields(lines).join("\n") + "\n");
+    await writeFile(file, `${tables.fields(lines).join("\n")}\n`);
   }
   return dir;
 }

@@ -6,7 +6,7 @@
 // installs Debian's package (.ci/run).
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { chromiumPath, openBrowser, SCREENSHOTS, warnWithoutChromium, type BrowserSession } from "../support/browser.ts";
+import { chromiumPath, openBrowser, SCREENSHOTS, visibleText, warnWithoutChromium, type BrowserSession } from "../support/browser.ts";
 import { startLocalServer, type LocalServer } from "../../support/local-server.ts";
 
 warnWithoutChromium("/docs");
@@ -52,7 +52,7 @@ describe.skipIf(!chromiumPath)("/docs in headless Chromium", () => {
     const operation = page.locator(".opblock-post").filter({ hasText: "Calculate an APS" });
     await operation.locator(".opblock-summary").click();
     await operation.locator(".responses-wrapper").waitFor();
-    const text = await operation.innerText();
+    const text = await visibleText(operation);
     expect(text).toContain("Request body");
     expect(text).toContain("university_slug");
     expect(text).toContain("aps_score");
@@ -72,8 +72,8 @@ describe.skipIf(!chromiumPath)("/docs in headless Chromium", () => {
     await operation.locator("button.execute").click();
     const live = operation.locator(".live-responses-table");
     await live.waitFor();
-    await expect(live.locator("tr.response .response-col_status").first().innerText()).resolves.toContain("200");
-    await expect(live.innerText()).resolves.toContain("Gauteng");
+    await expect(visibleText(live.locator("tr.response .response-col_status").first())).resolves.toContain("200");
+    await expect(visibleText(live)).resolves.toContain("Gauteng");
     await operation.screenshot({ path: path.join(SCREENSHOTS, "docs-try-it-out.png") });
     expectNoProblem();
   });

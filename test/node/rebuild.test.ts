@@ -124,10 +124,10 @@ describe("npm run rebuild from a local upstream folder", () => {
     expect(second.diff?.newVersion).not.toBe(first.diff?.newVersion);
     const byName = Object.fromEntries((second.diff?.resources ?? []).map((r) => [r.resource, r]));
     expect(byName["high-schools"]).toMatchObject({ oldTotal: 5, newTotal: 6, added: 1, removed: 0, changed: 1, detailed: true });
-    expect(byName["bursaries"]).toMatchObject({ added: 0, removed: 1, changed: 0 });
-    expect(byName["bursaries"]?.newTotal).toBe((byName["bursaries"]?.oldTotal ?? 0) - 1);
+    expect(byName.bursaries).toMatchObject({ added: 0, removed: 1, changed: 0 });
+    expect(byName.bursaries?.newTotal).toBe((byName.bursaries?.oldTotal ?? 0) - 1);
     expect(byName["postal-codes"]).toMatchObject({ added: 0, removed: 0, changed: 0 });
-    expect(byName["universities"]).toMatchObject({ added: 0, removed: 0, changed: 0 });
+    expect(byName.universities).toMatchObject({ added: 0, removed: 0, changed: 0 });
 
     const markdown = await readFile(second.reportFiles.markdown, "utf8");
     expect(markdown).toContain(`- data version: ${first.diff?.newVersion} -> ${second.diff?.newVersion}`);

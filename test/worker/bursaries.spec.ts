@@ -4,17 +4,18 @@
 // the structured requirements, and the vocabulary's counts against the `field` filter. Rules are restated here
 // independently of build/bursaries.ts and domain/bursary-cycles.ts.
 import { beforeAll, describe, expect, it, vi } from "vitest";
-import * as api from "../../schema/api.ts";
+import type * as api from "../../schema/api.ts";
 import { call, json, token } from "./support.ts";
+import type { Json } from "../support/contract.ts";
 
 vi.setConfig({ testTimeout: 60_000 });
 
 let scoped = "";
-let list: api.BursaryListItem[] = [];
+const list: api.BursaryListItem[] = [];
 let details: api.Bursary[] = [];
 let fields: api.FieldOfStudy[] = [];
 
-async function get(path: string): Promise<any> {
+async function get(path: string): Promise<Json> {
   const response = await call(path, { token: scoped });
   expect(response.status, path).toBe(200);
   return json(response);

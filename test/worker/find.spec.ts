@@ -13,6 +13,7 @@ import { ErrorBody, PageMeta } from "../../schema/api.ts";
 import { LIST_QUERY_PARAMETERS } from "../../schema/query.ts";
 import { BURSARY_PROVIDER_TYPES, FIELDS_OF_STUDY, STUDY_LEVELS } from "../../lib/vocabulary.ts";
 import { BASE, call as callWith, json, token } from "./support.ts";
+import type { Json } from "../support/contract.ts";
 
 // Hundreds of requests in some tests on the national data: a generous per-test timeout.
 vi.setConfig({ testTimeout: 60_000 });
@@ -29,7 +30,7 @@ async function call(path: string, init: Parameters<typeof callWith>[1] = {}): Pr
   return callWith(path, { token: shared, ...init });
 }
 
-type Body = { data: any[]; meta: { total: number; page: number; per_page: number } };
+type Body = { data: Json[]; meta: { total: number; page: number; per_page: number } };
 
 async function get(path: string): Promise<Body> {
   const response = await call(path);
@@ -41,8 +42,8 @@ async function get(path: string): Promise<Body> {
 }
 
 /** Every record of a list query, page by page (100 a page). */
-async function all(list: string, query = ""): Promise<any[]> {
-  const records: any[] = [];
+async function all(list: string, query = ""): Promise<Json[]> {
+  const records: Json[] = [];
   for (let page = 1; ; page++) {
     const body = await get(`/v1/data/${list}?${query}${query ? "&" : ""}per_page=100&page=${page}`);
     records.push(...body.data);
@@ -80,24 +81,24 @@ async function asset<T>(path: string): Promise<T> {
 }
 
 let manifest: Manifest;
-async function detailOf(resource: string, key: string): Promise<any> {
+async function detailOf(resource: string, key: string): Promise<Json> {
   const storage = manifest.resources[resource]?.detail;
   if (storage?.kind === "buckets") return (await asset<Record<string, unknown>>(paths.bucket(resource, bucketOf(key, storage.count))))[key];
   return (await asset<{ data: unknown }>(paths.detail(resource, key))).data;
 }
 
 const lists = {
-  universities: [] as any[],
-  qualifications: [] as any[],
-  "high-schools": [] as any[],
-  bursaries: [] as any[],
-  "postal-codes": [] as any[],
-  prospectuses: [] as any[],
+  universities: [] as Json[],
+  qualifications: [] as Json[],
+  "high-schools": [] as Json[],
+  bursaries: [] as Json[],
+  "postal-codes": [] as Json[],
+  prospectuses: [] as Json[],
 };
 beforeAll(async () => {
   manifest = await asset<Manifest>("/manifest.json");
   for (const list of ["universities", "qualifications", "high-schools", "bursaries", "postal-codes"] as const) {
-    for (let k = 0; k < (manifest.resources[list]?.list?.chunks ?? 0); k++) lists[list].push(...(await asset<any[]>(paths.listChunk(list, k))));
+    for (let k = 0; k < (manifest.resources[list]?.list?.chunks ?? 0); k++) lists[list].push(...(await asset<Json[]>(paths.listChunk(list, k))));
   }
   lists.prospectuses = await all("prospectuses"); // its items carry the deployment's document URLs
 }, 120_000);
@@ -172,7 +173,7 @@ describe("qualifications: university_slug, qualification_type, faculty, nqf_leve
     const q = lists.qualifications;
     const slug = q[0].university_slug;
     const faculty = q.find((x) => x.faculty !== null).faculty as string;
-    const cases: [string, (x: any) => boolean][] = [
+    const cases: [string, (x: Json) => boolean][] = [
       [`university_slug=${slug}`, (x) => x.university_slug === slug],
       ["qualification_type=diploma", (x) => x.qualification_type === "diploma"],
       ["nqf_level=8", (x) => x.nqf_level === 8],
@@ -203,8 +204,8 @@ describe("qualifications: university_slug, qualification_type, faculty, nqf_leve
     const ofUniversity = lists.qualifications.filter((x) => x.university_slug === slug);
     const withMaths: string[] = [];
     for (const q of ofUniversity) {
-      const { data } = await asset<{ data: any[] }>(paths.requirements(q.id));
-      if (data.some((r: any) => r.subject.slug === "mathematics")) withMaths.push(q.id);
+      const { data } = await asset<{ data: Json[] }>(paths.requirements(q.id));
+      if (data.some((r: Json) => r.subject.slug === "mathematics")) withMaths.push(q.id);
     }
     expect(withMaths.length).toBeGreaterThan(0);
     expect(ids(await all("qualifications", `university_slug=${slug}&subject=mathematics`))).toEqual(withMaths);
@@ -229,7 +230,7 @@ describe("high-schools: province, district, quintile, sector, phase, emis_number
   it("province, quintile and emis_number select what the list says; combined filters are ANDed", async () => {
     const schools = lists["high-schools"];
     const first = schools[0];
-    const cases: [string, (x: any) => boolean][] = [
+    const cases: [string, (x: Json) => boolean][] = [
       [`province=${first.province === "Gauteng" ? "GP" : "gauteng"}`, (x) => x.province === "Gauteng"],
       [`quintile=${schools.find((s) => s.quintile !== null).quintile}`, (x) => x.quintile === schools.find((s) => s.quintile !== null).quintile],
       [`emis_number=${first.emis_number}`, (x) => x.emis_number === first.emis_number],
@@ -302,7 +303,7 @@ describe("high-schools: province, district, quintile, sector, phase, emis_number
   });
 
   it("near: schools within the radius, nearest first, each with its great-circle distance", async () => {
-    const located: any[] = [];
+    const located: Json[] = [];
     for (const s of lists["high-schools"].slice(0, 200)) {
       const d = await detailOf("high-schools", s.id);
       if (d.latitude !== null) located.push(d);
@@ -385,12 +386,12 @@ describe("bursaries: provider_type, field, study_level, open_on, q", () => {
     const expectedOnly = details
       .filter((d) => d.expected_next_cycle !== null)
       .map((d) => d.expected_next_cycle.close_date as string)
-      .filter((date) => !details.some((d) => d.cycles.some((c: any) => accepts(c, date))));
+      .filter((date) => !details.some((d) => d.cycles.some((c: Json) => accepts(c, date))));
     const dates = new Set<string>(["2026-09-01", "2026-11-24", "2027-01-15", "2030-01-01", ...expectedOnly.slice(0, 5)]);
-    for (const d of details.slice(0, 40)) for (const c of d.cycles) [c.open_date, c.close_date].forEach((x: string | null) => x && dates.add(x));
+    for (const d of details.slice(0, 40)) for (const c of d.cycles) for (const x of [c.open_date, c.close_date]) if (x) dates.add(x);
     expect(expectedOnly.length, "a date only an expected cycle spans").toBeGreaterThan(0);
     for (const date of dates) {
-      expect(ids(await all("bursaries", `open_on=${date}`)), date).toEqual(ids(details.filter((d) => d.cycles.some((c: any) => accepts(c, date)))));
+      expect(ids(await all("bursaries", `open_on=${date}`)), date).toEqual(ids(details.filter((d) => d.cycles.some((c: Json) => accepts(c, date)))));
     }
     for (const date of expectedOnly.slice(0, 5)) expect((await get(`/v1/data/bursaries?open_on=${date}`)).meta.total, date).toBe(0);
     expect((await get("/v1/data/bursaries?open_on=2030-01-01")).meta.total).toBe(0);

@@ -6,7 +6,7 @@ import handler from "../../functions/index.ts";
 import type { Env } from "../../functions/env.ts";
 import type { SigningKey } from "../../support/signing-keys.ts";
 import { OPENAPI_PATH } from "../../lib/public-documents.ts";
-import { Contract, type OpenApiDocument } from "../support/contract.ts";
+import { Contract, type Json, type OpenApiDocument } from "../support/contract.ts";
 import { SCOPES } from "../../domain/scopes.ts";
 
 type TestEnv = { TEST_SIGNING_KEYS: string };
@@ -107,7 +107,7 @@ export async function checkedAgainstDocument(request: { method: string; url: str
   return response;
 }
 
-export async function json(response: Response): Promise<any> {
+export async function json(response: Response): Promise<Json> {
   return JSON.parse(await response.text());
 }
 
