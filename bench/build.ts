@@ -32,7 +32,7 @@ async function writeLines(file: string, header: string, count: number, line: (i:
 }
 
 /** Synthetic national-shaped tables (clearly fake names), never committed. */
-export async function generateSyntheticImports(dir: string, schools: number, postalCodes: number) {
+async function generateSyntheticImports(dir: string, schools: number, postalCodes: number) {
   await mkdir(dir, { recursive: true });
   await writeLines(
     path.join(dir, "high-schools.csv"),

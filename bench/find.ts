@@ -19,7 +19,7 @@ Object.assign(process.env, WRANGLER_OFFLINE_ENV);
 
 const GOAL = 1.5;
 
-export const FIND_QUERIES = {
+const FIND_QUERIES = {
   plain: "/v1/data/high-schools?page=45&per_page=20",
   filtered: "/v1/data/high-schools?province=gauteng&quintile=5&page=2",
   search: "/v1/data/high-schools?q=pretoria%20boys",

@@ -15,7 +15,7 @@ import type { ValidTables } from "./validate.ts";
 
 type Tables = SourceTables;
 
-export type BursaryCycle = Row<Tables["bursaryCycles"]>;
+type BursaryCycle = Row<Tables["bursaryCycles"]>;
 export type Bursary = Row<Tables["bursaries"]> & {
   id: string;
   /** Published cycles, newest intake first (at least one). */
@@ -37,7 +37,7 @@ export function fieldsMatched(fields: readonly FieldOfStudySlug[]): FieldOfStudy
 }
 
 /** The latest cycle's confidence: its witness kind, and a corroboration of another lineage as a second witness. */
-export function cycleConfidence(cycle: Pick<BursaryCycle, "evidence_kind" | "intake_year" | "source_url" | "corroborated_by">): Confidence {
+function cycleConfidence(cycle: Pick<BursaryCycle, "evidence_kind" | "intake_year" | "source_url" | "corroborated_by">): Confidence {
   const statement = (kind: BursaryCycle["evidence_kind"], lineage: string): Statement<string> => ({
     value: "dates",
     key: "dates",
@@ -153,7 +153,7 @@ export function formatBursaryCoverage(bursaries: Bursary[], today: string): stri
 }
 
 /** Bursaries whose latest published cycle closed more than a year ago, and links that are not https. */
-export function bursaryWarnings(bursaries: Bursary[], today: string): Warning[] {
+function bursaryWarnings(bursaries: Bursary[], today: string): Warning[] {
   const warnings: Warning[] = [];
   const stale = bursaries.filter((b) => closedOverAYearBefore(b.cycles[0] as BursaryCycle, today));
   if (stale.length > 0) {

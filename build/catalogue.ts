@@ -31,9 +31,9 @@ export type Requirement = {
 };
 
 /** A requirement on a class of subjects rather than one subject ("another language at level 4"). */
-export type GeneralRequirement = { rule: RequirementRule; min_level: number; min_percentage: number; alternative_group: string | null };
+type GeneralRequirement = { rule: RequirementRule; min_level: number; min_percentage: number; alternative_group: string | null };
 
-export type SourceReference = { witness: string; title: string; kind: WitnessKind; url: string; intake_year: number | null; verified_on: string };
+type SourceReference = { witness: string; title: string; kind: WitnessKind; url: string; intake_year: number | null; verified_on: string };
 
 export type Judgement = {
   requirements: Requirement[];

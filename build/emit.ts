@@ -127,7 +127,7 @@ const digest = (text: string) => createHash("sha256").update(text).digest("hex")
 
 /** Key -> digest of everything published about the record: its detail document (or list item, for
  * resources without one) and its requirements. Keys are the records' path keys, or their slug / id. */
-export function recordDigests(resource: ResourceRecords): Record<string, string> {
+function recordDigests(resource: ResourceRecords): Record<string, string> {
   const digests: Record<string, string> = {};
   const children = new Map((resource.children?.byKey ?? []).map(({ key, items }) => [key, JSON.stringify(items)]));
   if (resource.detail) {

@@ -14,12 +14,12 @@ import type { ValidRow, ValidTables } from "./validate.ts";
 type Tables = SourceTables;
 type Valid = ValidTables<Tables>;
 
-export type Province = Row<Tables["provinces"]>;
+type Province = Row<Tables["provinces"]>;
 export type Subject = Row<Tables["subjects"]>;
 export type { Requirement } from "./catalogue.ts";
 export type Qualification = Row<Tables["qualifications"]> & Omit<Judgement, "requirementsStatement">;
-export type ApplicationCycle = Row<Tables["applicationCycles"]>;
-export type UniversityFee = Row<Tables["universityFees"]>;
+type ApplicationCycle = Row<Tables["applicationCycles"]>;
+type UniversityFee = Row<Tables["universityFees"]>;
 export type University = Row<Tables["universities"]> & {
   province: Province;
   cycles: ApplicationCycle[];
@@ -27,11 +27,11 @@ export type University = Row<Tables["universities"]> & {
   qualifications: Qualification[];
   prospectuses: Prospectus[];
 };
-export type NscResult = Row<Tables["nscResults"]>;
+type NscResult = Row<Tables["nscResults"]>;
 /** nsc_results: the school's NSC results by EMIS number, newest year first ([] when the report has none). */
 export type HighSchool = Row<Tables["highSchools"]> & { id: string; province: Province; nsc_results: NscResult[] };
 export type PostalCode = Row<Tables["postalCodes"]> & { id: string; province: Province | null };
-export type { Bursary, BursaryCycle, FieldOfStudy } from "./bursaries.ts";
+export type { Bursary } from "./bursaries.ts";
 export type Prospectus = Row<Tables["prospectuses"]> & { id: string };
 
 export type Model = {
@@ -47,9 +47,7 @@ export type Model = {
   prospectuses: Prospectus[];
 };
 
-export { byText };
-
-export function groupBy<V>(values: Iterable<V>, keyOf: (value: V) => string): Map<string, V[]> {
+function groupBy<V>(values: Iterable<V>, keyOf: (value: V) => string): Map<string, V[]> {
   const groups = new Map<string, V[]>();
   for (const value of values) {
     const key = keyOf(value);

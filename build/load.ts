@@ -7,7 +7,7 @@ import { parse } from "csv-parse/sync";
 import type { TableDefinition } from "./tables/define.ts";
 import type { Place, Problem } from "./problems.ts";
 
-export type RawRow = Place & { cells: Record<string, string> };
+type RawRow = Place & { cells: Record<string, string> };
 export type RawTable = {
   definition: TableDefinition;
   files: string[];

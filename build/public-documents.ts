@@ -17,7 +17,7 @@ import type { ExampleSource } from "../schema/operations.ts";
 import type { EmittedFile } from "./emit.ts";
 
 /** Examples read from the emitted data files, the way the Worker reads them. */
-export function examplesFrom(files: EmittedFile[], manifest: Manifest, today: string): ExampleSource {
+function examplesFrom(files: EmittedFile[], manifest: Manifest, today: string): ExampleSource {
   const byPath = new Map(files.map((f) => [f.path, f.content]));
   const read = <T>(file: string): T | null => {
     const content = byPath.get(file);

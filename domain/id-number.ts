@@ -11,8 +11,8 @@ import { ISO_DATE as DATE_FORMAT } from "../lib/vocabulary.ts";
 // The API's reference date is "today in Johannesburg"; it lives in lib/ because the build uses it too.
 export { todayInJohannesburg } from "../lib/dates.ts";
 
-export const GENDERS = ["female", "male"] as const;
-export const CITIZENSHIPS = ["citizen", "permanent_resident", "refugee"] as const;
+const GENDERS = ["female", "male"] as const;
+const CITIZENSHIPS = ["citizen", "permanent_resident", "refugee"] as const;
 export type Gender = (typeof GENDERS)[number];
 export type Citizenship = (typeof CITIZENSHIPS)[number];
 
@@ -28,7 +28,7 @@ export interface CalendarDate {
  * come together with INVALID_LENGTH and/or NON_DIGIT) say what the input most likely suffered from, so a
  * client can tell its user what to fix.
  */
-export const ID_ERROR_DESCRIPTIONS = {
+const ID_ERROR_DESCRIPTIONS = {
   NOT_A_STRING: "The ID number must be a string (no other check is made).",
   INVALID_LENGTH: "An ID number has exactly 13 digits (after trimming outer whitespace).",
   NON_DIGIT: "An ID number contains only the ASCII digits 0-9.",

@@ -7,13 +7,10 @@
 // that breaks them, so a hand-made token cannot widen what a publishable token can do.
 import { isPublishableScope, parseScopeClaim } from "./scopes.ts";
 
-export const TOKEN_TYPES = ["secret", "pub"] as const;
-export type TokenType = (typeof TOKEN_TYPES)[number];
-
 export type TokenKind = { type: "secret" } | { type: "pub"; origins: string[] };
 
 /** At most this many origins in one publishable token (one per site: a partner with more mints more tokens). */
-export const MAX_ORIGINS = 20;
+const MAX_ORIGINS = 20;
 
 /**
  * Why `text` is not an origin as a browser writes it in the `Origin` header (scheme, host and a port other

@@ -5,7 +5,7 @@ import { todayInJohannesburg } from "../lib/dates.ts";
 import { ApiError } from "./errors.ts";
 import { jsonResponse } from "./respond.ts";
 
-export const MAX_BODY_BYTES = 16 * 1024;
+const MAX_BODY_BYTES = 16 * 1024;
 
 function isJsonContentType(header: string | null): boolean {
   if (header === null) return false;

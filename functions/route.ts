@@ -18,7 +18,7 @@ export type Target =
   | { kind: "redirect"; location: string };
 
 /** "public": no token needed (documents a browser opens from a link, which cannot carry a bearer token). */
-export type Access = RequiredScope | "public";
+type Access = RequiredScope | "public";
 
 export type Route = { target: Target; access: Access };
 

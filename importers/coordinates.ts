@@ -100,7 +100,7 @@ export function parseCoordinateCell(raw: string): ParsedValue {
 }
 
 /** Six decimals is about 0.1 m: more than any school position is worth, and stable text in the CSV. */
-export function roundCoordinate(value: number): number {
+function roundCoordinate(value: number): number {
   return Math.round(value * 1e6) / 1e6;
 }
 

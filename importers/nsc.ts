@@ -42,7 +42,7 @@ type RawYear = { progressed: string; wrote: string; achieved: string; percentage
 type RawSchool = { where: string; emis: string; centre: string; name: string; years: Map<number, RawYear> };
 type NscFile = { file: string; sheet: string | null; layout: "json" | "table"; schools: RawSchool[]; years: number[]; missingColumns: string[] };
 
-export type NscFileReport = {
+type NscFileReport = {
   file: string;
   sheet: string | null;
   layout: "json" | "table";
@@ -52,7 +52,7 @@ export type NscFileReport = {
   usable: boolean;
 };
 
-export type NscJoinKind = "matched" | "closed" | "not_secondary" | "other" | "unknown";
+type NscJoinKind = "matched" | "closed" | "not_secondary" | "other" | "unknown";
 
 export type NscReport = {
   files: NscFileReport[];

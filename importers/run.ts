@@ -24,7 +24,7 @@ export const DATASETS = ["schools", "postal-codes", "nsc"] as const;
 export type Dataset = (typeof DATASETS)[number];
 
 /** The table each import writes, in the output folder. */
-export const OUTPUT_FILES: Record<Dataset, string> = {
+const OUTPUT_FILES: Record<Dataset, string> = {
   schools: "high-schools.csv",
   "postal-codes": "postal-codes.csv",
   nsc: "nsc-results.csv",

@@ -37,7 +37,7 @@ export type HighSchoolRow = {
 };
 
 /** Header aliases, as normalised by read-table (lower-case, letters and digits only). */
-export const SCHOOL_COLUMN_ALIASES = {
+const SCHOOL_COLUMN_ALIASES = {
   emis: ["natemis", "natemisnumber", "emis", "emisno", "emisnumber"],
   name: ["officialinstitutionname", "institutionname", "schoolname", "name"],
   province: ["province", "provincename"],
@@ -144,7 +144,7 @@ export function normaliseEmis(raw: string): string | null {
 }
 
 /** `usable` false: the file lacks a required column, so none of its rows were read. */
-export type SchoolsFileReport = { file: string; sheet: string | null; rowsRead: number; kept: number; missingColumns: string[]; usable: boolean };
+type SchoolsFileReport = { file: string; sheet: string | null; rowsRead: number; kept: number; missingColumns: string[]; usable: boolean };
 
 export type SchoolsReport = {
   files: SchoolsFileReport[];
@@ -166,7 +166,7 @@ export type SchoolsReport = {
  * kept as a high school, or dropped, and why. `closed`: a status other than open; `not_secondary`: a phase
  * other than secondary or combined; `other`: dropped for another reason (no name, unknown sector, ...).
  */
-export type MasterlistEntry = { verdict: "kept"; province: ProvinceId } | { verdict: "closed" | "not_secondary" | "other"; reason: string };
+type MasterlistEntry = { verdict: "kept"; province: ProvinceId } | { verdict: "closed" | "not_secondary" | "other"; reason: string };
 
 /** Every NatEMIS number read from the masterlist files, by its 9-digit key (emisKey). */
 export type MasterlistIndex = Map<string, MasterlistEntry>;
@@ -184,7 +184,7 @@ type RowVerdict = { row: HighSchoolRow; coordinates: CoordinateOutcome } | { dro
  * position of the earlier of the two coordinate columns: when a row is misaligned from the coordinates
  * onward, every column after that position belongs to another column and is not trusted either.
  */
-export function schoolFromRow(row: SourceRow, columns: Partial<Record<SchoolColumn, number>>): RowVerdict {
+function schoolFromRow(row: SourceRow, columns: Partial<Record<SchoolColumn, number>>): RowVerdict {
   const get = (column: SchoolColumn) => cellAt(row, columns[column]);
   const status = collapseSpaces(get("status")).toLowerCase();
   if (status !== "" && status !== "open") return { dropped: `status not open (${collapseSpaces(get("status"))})` };
@@ -229,7 +229,7 @@ export function schoolFromRow(row: SourceRow, columns: Partial<Record<SchoolColu
 }
 
 /** Imports rows from already-read tables (pure; the CLI and tests feed it files). */
-export function importSchoolTables(tables: readonly SourceTable[]): { rows: HighSchoolRow[]; report: SchoolsReport; masterlist: MasterlistIndex } {
+function importSchoolTables(tables: readonly SourceTable[]): { rows: HighSchoolRow[]; report: SchoolsReport; masterlist: MasterlistIndex } {
   const report: SchoolsReport = {
     files: [],
     rowsRead: 0,

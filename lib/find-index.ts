@@ -16,7 +16,7 @@
 /** Rows per index part: a multiple of the list chunk size, so parts and chunks line up. */
 export const FIND_ROWS_PER_PART = 25_000;
 
-export type Scalar = string | number | boolean | null;
+type Scalar = string | number | boolean | null;
 
 export type Column =
   /** One value per row. */

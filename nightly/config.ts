@@ -22,7 +22,7 @@ const dataset = z.object({
   files: z.array(upstreamFile).min(1, "at least one file"),
 });
 
-export const upstreamConfigSchema = z.object({
+const upstreamConfigSchema = z.object({
   $comment: z.string().optional(),
   schools: dataset,
   postal_codes: dataset.refine((d) => d.files.length === 1, "exactly one postal code file"),

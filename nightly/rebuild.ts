@@ -49,7 +49,7 @@ export type RebuildResult = RebuildReport & { reportFiles: { markdown: string; j
 /** Problems shown in the report when the build fails (all of them are in `npm run build`'s output). */
 const MAX_PROBLEMS_SHOWN = 20;
 
-export function defaultDeployCommand(root: string): string[] {
+function defaultDeployCommand(root: string): string[] {
   return [process.execPath, path.join(root, "node_modules", "wrangler", "bin", "wrangler.js"), "deploy", "--env", "live"];
 }
 
@@ -87,7 +87,7 @@ async function countRows(file: string): Promise<number> {
 }
 
 /** A refusal when a table would lose more than the allowed share of its committed rows. */
-export function guardTableLoss(table: string, before: number, after: number, maxDropShare: number): string[] {
+function guardTableLoss(table: string, before: number, after: number, maxDropShare: number): string[] {
   if (before <= 0 || after >= before) return [];
   const share = (before - after) / before;
   if (share <= maxDropShare) return [];

@@ -4,7 +4,7 @@ import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { BuildDiff } from "./diff.ts";
 
-export type RebuildStatus = "published" | "refused" | "failed";
+type RebuildStatus = "published" | "refused" | "failed";
 
 export type RebuildReport = {
   status: RebuildStatus;

@@ -29,7 +29,7 @@ const opaqueId = z.string().regex(OPAQUE_ID);
 const year = z.number().int().min(1900).max(2100);
 const provenance = { source_url: z.url(), verified_on: date };
 
-export const ApplicationCycle = z.object({
+const ApplicationCycle = z.object({
   intake_year: year,
   open_date: date.nullable(),
   close_date: date,
@@ -37,7 +37,7 @@ export const ApplicationCycle = z.object({
   ...provenance,
 });
 
-export const UniversityFee = z.object({
+const UniversityFee = z.object({
   intake_year: year,
   fee_type: z.string(),
   applies_to: z.string(),
@@ -85,7 +85,7 @@ export const QualificationListItem = z.object({
   ...provenance,
 });
 
-export const GeneralRequirement = z.object({
+const GeneralRequirement = z.object({
   /** other-language: another official language (home or first additional); other-subject: one more subject, not Life Orientation. */
   rule: z.enum(REQUIREMENT_RULES),
   min_level: z.number().int().min(1).max(7),
@@ -94,7 +94,7 @@ export const GeneralRequirement = z.object({
   alternative_group: z.string().nullable(),
 });
 
-export const QualificationSource = z.object({
+const QualificationSource = z.object({
   witness: z.string(),
   title: z.string(),
   kind: z.enum(WITNESS_KINDS),
@@ -126,7 +126,7 @@ export const Subject = z.object({
 });
 
 /** One year of a school's National Senior Certificate results (the DBE's NSC School Performance Report). */
-export const NscResult = z.object({
+const NscResult = z.object({
   year,
   /** Learners who wrote the NSC examinations. */
   wrote: z.number().int().min(1),
@@ -333,7 +333,6 @@ export type QualificationRequirement = z.infer<typeof QualificationRequirement>;
 export type Subject = z.infer<typeof Subject>;
 export type HighSchoolListItem = z.infer<typeof HighSchoolListItem>;
 export type HighSchool = z.infer<typeof HighSchool>;
-export type NscResult = z.infer<typeof NscResult>;
 export type BursaryListItem = z.infer<typeof BursaryListItem>;
 export type Bursary = z.infer<typeof Bursary>;
 export type BursaryCycle = z.infer<typeof BursaryCycle>;

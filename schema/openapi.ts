@@ -14,7 +14,7 @@ import { AUTH_ERROR_STATUSES, NAMED_SCHEMAS, OPERATIONS, type Example, type Exam
 
 type Json = Record<string, unknown>;
 
-export const OPENAPI_VERSION = "3.1.1";
+const OPENAPI_VERSION = "3.1.1";
 const SECURITY_SCHEME = "bearer";
 
 const STATUS_TEXT: Record<number, string> = {
@@ -93,7 +93,7 @@ function errorSchemaName(status: number, codes: ErrorCode[]): string {
 }
 
 /** The error codes an operation can answer, by status. */
-export function errorCodesByStatus(operation: Operation): Map<number, ErrorCode[]> {
+function errorCodesByStatus(operation: Operation): Map<number, ErrorCode[]> {
   const byStatus = new Map<number, Set<ErrorCode>>();
   const add = (code: ErrorCode) => {
     const status = ERROR_STATUS[code];

@@ -54,7 +54,7 @@ export type Example = {
   response: unknown;
 };
 
-export type Tag = { name: string; description: string };
+type Tag = { name: string; description: string };
 
 export type Operation = {
   operationId: string;
@@ -133,7 +133,7 @@ const TAGS = {
 // Query parameters
 
 /** Pagination, the same on every paginated list (lib/pagination.ts holds the rules the Worker applies). */
-export const PAGINATION_QUERY = z.object({
+const PAGINATION_QUERY = z.object({
   page: z
     .number()
     .int()
@@ -150,7 +150,7 @@ export const PAGINATION_QUERY = z.object({
  * reference page and in the client with no other edit. Add the filters' error codes (invalid_parameter,
  * unknown_parameter) to LIST_QUERY_ERRORS at the same time.
  */
-export const LIST_FILTERS: Partial<Record<string, z.ZodRawShape>> = Object.fromEntries(
+const LIST_FILTERS: Partial<Record<string, z.ZodRawShape>> = Object.fromEntries(
   Object.keys(LIST_QUERY_PARAMETERS).map((resource) => [
     resource,
     Object.fromEntries(
@@ -160,9 +160,9 @@ export const LIST_FILTERS: Partial<Record<string, z.ZodRawShape>> = Object.fromE
     ),
   ]),
 );
-export const LIST_QUERY_ERRORS: ErrorCode[] = ["invalid_pagination", "invalid_parameter", "unknown_parameter"];
+const LIST_QUERY_ERRORS: ErrorCode[] = ["invalid_pagination", "invalid_parameter", "unknown_parameter"];
 
-export function listQuery(resource: string): z.ZodObject {
+function listQuery(resource: string): z.ZodObject {
   return PAGINATION_QUERY.extend(LIST_FILTERS[resource] ?? {});
 }
 
@@ -178,7 +178,7 @@ const opaqueParameter = (what: string) =>
 // Kinds of operation
 
 /** Records on an example list page: enough to show the shape, few enough to read. */
-export const EXAMPLE_PER_PAGE = 2;
+const EXAMPLE_PER_PAGE = 2;
 
 /** Prospectus URLs in examples use the production asset base (wrangler.jsonc env.live ASSET_URL). */
 export const EXAMPLE_ASSET_URL = "https://api.sa-edu-data.co.za/assets";

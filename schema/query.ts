@@ -7,7 +7,6 @@
 import { z } from "zod";
 import type { Match, Point } from "../lib/find.ts";
 
-export type { Match, Point } from "../lib/find.ts";
 import { isRealDate } from "../lib/dates.ts";
 import { MAX_PER_PAGE, parsePageRequest } from "../lib/pagination.ts";
 import { searchKey, searchWords } from "../lib/text.ts";
@@ -33,10 +32,10 @@ export type QueryParameter = {
   requires?: string;
 };
 
-export const Q_MIN_LENGTH = 2;
-export const Q_MAX_LENGTH = 100;
+const Q_MIN_LENGTH = 2;
+const Q_MAX_LENGTH = 100;
 export const DEFAULT_RADIUS_KM = 10;
-export const MAX_RADIUS_KM = 100;
+const MAX_RADIUS_KM = 100;
 
 /**
  * A schema from a converter that returns undefined for a value it does not accept, with the message.

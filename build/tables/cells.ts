@@ -15,7 +15,7 @@ export { isRealDate };
 const URI_CHARACTERS = /^[\x21-\x7e]+$/;
 
 /** An absolute http:// or https:// URL (bursary tables: some providers' sites have no https page). */
-export function isWebUrl(value: string): boolean {
+function isWebUrl(value: string): boolean {
   if (!URI_CHARACTERS.test(value)) return false;
   try {
     const url = new URL(value);
@@ -25,7 +25,7 @@ export function isWebUrl(value: string): boolean {
   }
 }
 
-export function isHttpsUrl(value: string): boolean {
+function isHttpsUrl(value: string): boolean {
   if (!URI_CHARACTERS.test(value)) return false;
   try {
     const url = new URL(value);
@@ -78,7 +78,6 @@ export const decimal = (min: number, max: number) =>
   cellOf(`a number from ${min} to ${max} (decimal point, no thousands separator)`, asDecimal(min, max));
 export const optionalDecimal = (min: number, max: number) =>
   optionalCellOf(`a number from ${min} to ${max} (decimal point, no thousands separator)`, asDecimal(min, max));
-export const boolean = () => cellOf("true or false", (v) => (v === "true" ? true : v === "false" ? false : undefined));
 export const optionalBoolean = () => optionalCellOf("true or false", (v) => (v === "true" ? true : v === "false" ? false : undefined));
 export const date = () => cellOf("a real date written YYYY-MM-DD", asDate);
 export const optionalDate = () => optionalCellOf("a real date written YYYY-MM-DD", asDate);
@@ -115,16 +114,6 @@ export const requirementStatement = () =>
       message: `requirements in the compact form, e.g. english-home-language:5|english-first-additional-language:5;mathematics:60%;@other-language:4, "none", or an empty cell (${parsed.message})`,
     });
     return z.NEVER;
-  });
-
-/** A list written in one cell, items separated by ";". */
-export const list = () =>
-  cellOf("at least one item; separate items with ;", (v) => {
-    const items = v
-      .split(";")
-      .map((item) => item.trim())
-      .filter((item) => item !== "");
-    return items.length > 0 ? items : undefined;
   });
 
 /**

@@ -10,7 +10,7 @@ import {
   UNIVERSITY_TYPES,
 } from "../../lib/vocabulary.ts";
 import { WITNESS_KINDS } from "../../domain/evidence.ts";
-import { defineTable, type TableDefinition } from "./define.ts";
+import { defineTable } from "./define.ts";
 import * as cell from "./cells.ts";
 import { apsTables } from "./aps.ts";
 import { nscResultsTable } from "./nsc.ts";
@@ -247,4 +247,3 @@ export function sourceTables(today: string) {
 }
 
 export type SourceTables = ReturnType<typeof sourceTables>;
-export type AnyTable = TableDefinition;

@@ -3,7 +3,7 @@
 // change the result.
 import type { ApsScheme, Mark, ScaleAssignment, ScaleBand } from "./scheme.ts";
 
-export type SubjectBreakdown = {
+type SubjectBreakdown = {
   subject_slug: string;
   percentage: number;
   /** The class whose scale scored this subject; null for the scheme's default scale. */
@@ -17,7 +17,7 @@ export type SubjectBreakdown = {
   reason: string;
 };
 
-export type UnfilledSlot = { class: string; missing: number; note: string };
+type UnfilledSlot = { class: string; missing: number; note: string };
 
 export type ApsComputation = {
   /** The score as an integer on the university's scale: the exact score rounded down. */
@@ -40,7 +40,7 @@ export function bandOf(bands: readonly ScaleBand[], percentage: number): ScaleBa
   return bands.find((band) => band.from <= whole && whole <= band.to);
 }
 
-export function pointsOnBand(band: ScaleBand, percentage: number): number {
+function pointsOnBand(band: ScaleBand, percentage: number): number {
   return band.points ?? (band.points_per_percent ?? 0) * percentage;
 }
 

@@ -13,9 +13,9 @@ import type { QualificationFailure, QualificationOutcome, RequirementOutcome } f
 
 export const NEAR_MISS_APS_SHARE = 0.1;
 
-export type MissingOption = { subject_slug: string; need_level: number; have_level: number; need_percentage: number; have_percentage: number };
+type MissingOption = { subject_slug: string; need_level: number; have_level: number; need_percentage: number; have_percentage: number };
 
-export type Missing =
+type Missing =
   | { kind: "aps"; need: number; have: number }
   | ({ kind: "subject" } & MissingOption)
   | { kind: "group"; group: string; options: MissingOption[] };

@@ -10,9 +10,9 @@ import { CONFIDENCE_LEVELS, MAX_SLUG_LENGTH, SLUG } from "../../lib/vocabulary.t
 import { APS_METHODS, LIFE_ORIENTATION_TREATMENTS, type ApsQualification, type ApsUniversityDocument, type Mark } from "./scheme.ts";
 
 export const MAX_MARKS = 20;
-export const APS_ERROR_CODE = "invalid_aps_request";
+const APS_ERROR_CODE = "invalid_aps_request";
 
-export type ApsErrorDetail = { path: string; message: string };
+type ApsErrorDetail = { path: string; message: string };
 
 export type ApsResponse<T = ApsResult> =
   | { status: 200; data: T }
@@ -50,7 +50,7 @@ const MissingOptionSchema = z.object({
 });
 
 /** A qualification the learner does not meet but would with a small change (domain/aps/near-miss.ts). */
-export const NearMissSchema = z.object({
+const NearMissSchema = z.object({
   qualification_id: z.string(),
   name: z.string(),
   min_aps: z.number().int().nullable(),
@@ -63,7 +63,7 @@ export const NearMissSchema = z.object({
   ),
 });
 
-export const QualificationNameSchema = z.object({
+const QualificationNameSchema = z.object({
   id: z.string(),
   name: z.string(),
   min_aps: z.number().int().nullable(),
@@ -72,7 +72,7 @@ export const QualificationNameSchema = z.object({
 });
 
 /** The score on another method some of the university's programmes use (e.g. SMU's health schools). */
-export const OtherSchemeScoreSchema = z.object({
+const OtherSchemeScoreSchema = z.object({
   id: z.string(),
   name: z.string(),
   aps_score: z.number().int(),
@@ -80,7 +80,7 @@ export const OtherSchemeScoreSchema = z.object({
   maximum: z.number().int(),
 });
 
-export const SchemeSummarySchema = z.object({
+const SchemeSummarySchema = z.object({
   id: z.string(),
   name: z.string(),
   intake_year: z.number().int(),
@@ -123,7 +123,7 @@ export const ApsResultSchema = z.object({
 export type ApsResult = z.infer<typeof ApsResultSchema>;
 
 /** One university's answer in a comparison: the single calculator's answer, cut to what a comparison shows. */
-export const ComparedUniversitySchema = z.object({
+const ComparedUniversitySchema = z.object({
   university_slug: z.string(),
   university_name: z.string(),
   aps_score: z.number().int(),
@@ -134,7 +134,7 @@ export const ComparedUniversitySchema = z.object({
   near_misses: z.array(NearMissSchema),
   other_schemes: z.array(OtherSchemeScoreSchema),
 });
-export type ComparedUniversity = z.infer<typeof ComparedUniversitySchema>;
+type ComparedUniversity = z.infer<typeof ComparedUniversitySchema>;
 
 export const CompareRequestSchema = z.object({
   marks: ApsRequestSchema.shape.marks,
@@ -233,7 +233,7 @@ function checkMark(
 }
 
 /** marks: 1 to MAX_MARKS marks, each subject once. Subjects are checked against knownSubjects when given. */
-export function checkMarks(raw: unknown, knownSubjects: ReadonlySet<string> | null, details: ApsErrorDetail[]): Mark[] {
+function checkMarks(raw: unknown, knownSubjects: ReadonlySet<string> | null, details: ApsErrorDetail[]): Mark[] {
   if (raw === undefined) {
     details.push({ path: "marks", message: "is required (an array of {subject_slug, percentage})" });
     return [];

@@ -16,7 +16,7 @@ type JsonObject = Record<string, Json>;
 export type OpenApiDocument = { paths: Record<string, Record<string, JsonObject>>; components: JsonObject };
 
 /** Every object schema that names its properties, closed: additionalProperties false unless it says otherwise. */
-export function closed(value: unknown): unknown {
+function closed(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(closed);
   if (value === null || typeof value !== "object") return value;
   const out: JsonObject = Object.fromEntries(Object.entries(value).map(([k, v]) => [k, closed(v)]));

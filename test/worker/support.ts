@@ -95,7 +95,7 @@ async function contractOf(): Promise<Contract> {
  * gives for its operation and status, and it must carry the headers the document requires there (the
  * RateLimit fields, Retry-After on a 429; test/support/contract.ts), so the document cannot drift from what is served.
  */
-export async function checkedAgainstDocument(request: { method: string; url: string }, response: Response): Promise<Response> {
+async function checkedAgainstDocument(request: { method: string; url: string }, response: Response): Promise<Response> {
   const body = await response.clone().text();
   const problems = (await contractOf()).check(request, {
     status: response.status,
