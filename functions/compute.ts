@@ -48,7 +48,8 @@ export async function readJsonBody(request: Request): Promise<unknown> {
   const bytes = await readLimited(request, MAX_BODY_BYTES);
   if (bytes === null) throw tooLarge();
   try {
-    return JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes));
+    // ignoreBOM false is the default (a leading BOM is dropped); workerd's types ask for both options.
+    return JSON.parse(new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(bytes));
   } catch {
     throw new ApiError("malformed_json", "The request body is not well-formed JSON (UTF-8)");
   }

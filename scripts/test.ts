@@ -10,7 +10,7 @@ import { prepareTestDataset, ROOT } from "../support/test-dataset.ts";
 
 const USAGE = `usage: npm test
 
-Type-checks (tsc), builds the test data set (.test-dist/) from the committed sources, then runs the
+Type-checks (tsc: the project, then the Worker on its own), builds the test data set (.test-dist/) from the committed sources, then runs the
 plain-Node suite (vitest.node.config.ts) and the workerd suite (vitest.worker.config.ts), each even if an
 earlier one failed, and prints the time of each. Exit code 1 if any failed.
   --help   this text`;
@@ -29,7 +29,10 @@ runCommand(USAGE, async (argv) => {
   };
   const run = (args: string[]) =>
     spawnSync(process.execPath, args, { cwd: ROOT, stdio: "inherit", env: { ...process.env, ...WRANGLER_OFFLINE_ENV } }).status === 0;
-  await step("type-check (tsc)", () => run([bin("typescript", "bin/tsc"), "--noEmit", "-p", "tsconfig.json"]));
+  // The whole project, then the Worker on its own against workerd's types (npm run typecheck).
+  await step("type-check (tsc)", () =>
+    ["tsconfig.json", "functions/tsconfig.json"].every((project) => run([bin("typescript", "bin/tsc"), "--noEmit", "-p", project])),
+  );
   await step("test data set (.test-dist/)", async () => {
     await prepareTestDataset({ force: true, log: (line) => console.log(line) });
     return true;

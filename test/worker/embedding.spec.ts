@@ -220,8 +220,12 @@ describe("rate limits", () => {
   });
 
   it("fail closed: a deployment without its rate limit bindings answers 500 misconfigured", async () => {
+    // A deployment whose wrangler.jsonc lost the binding: what the generated Env says cannot happen.
     const { RATE_LIMIT_SECRET: _, ...without } = realEnv;
-    const response = await callHandler(new Request(`${BASE}${PATH}`, { headers: { authorization: `Bearer ${await token()}` } }), without as Env);
+    const response = await callHandler(
+      new Request(`${BASE}${PATH}`, { headers: { authorization: `Bearer ${await token()}` } }),
+      without as unknown as Env,
+    );
     await expectCode(response, 500, "misconfigured");
   });
 });
