@@ -7,13 +7,13 @@ import { existsSync } from "node:fs";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runRebuild, type RebuildOptions } from "../../nightly/rebuild.ts";
+import { runRebuild, type RebuildOptions, type RebuildResult } from "../../nightly/rebuild.ts";
 import { downloadFile } from "../../nightly/download.ts";
 import { loadUpstreamConfig } from "../../nightly/config.ts";
 import { guardLosses } from "../../nightly/guard.ts";
 import { formatReport } from "../../nightly/report.ts";
 import { FIXTURE_UPSTREAM, ROOT } from "../../support/test-dataset.ts";
-import { copyOfSources, fingerprint, removeAll, tempDir } from "../../lib/files.ts";
+import { copyFolder, copyOfSources, fingerprint, removeAll, tempDir } from "../../lib/files.ts";
 
 const cleanup: string[] = [];
 afterAll(() => removeAll(...cleanup));
@@ -32,8 +32,10 @@ async function configWithGuard(guard: Record<string, unknown>): Promise<string> 
   return file;
 }
 
+type Workspace = Omit<RebuildOptions, "upstreamDir">;
+
 /** A fresh place to publish: its own copy of sources/ (whose national tables a publication refreshes), dist/ and report folder. */
-async function workspace(guard: Record<string, unknown> = { max_drop_share: 0.1, min_records: {} }): Promise<Omit<RebuildOptions, "upstreamDir">> {
+async function workspace(guard: Record<string, unknown> = { max_drop_share: 0.1, min_records: {} }): Promise<Workspace> {
   const sourcesDir = await copyOfSources({ national: true });
   cleanup.push(sourcesDir);
   const base = await newTemp("rebuild");
@@ -48,6 +50,36 @@ async function workspace(guard: Record<string, unknown> = { max_drop_share: 0.1,
   };
 }
 
+/** A workspace where something was published, and the rebuild that published it. */
+type Published = { ws: Workspace; first: RebuildResult };
+
+/**
+ * The first publication most tests start from, made once and shared: each test that goes on from it works on a
+ * clone (copying the workspace takes a fraction of a rebuild), and the test of that publication reads its result.
+ */
+function sharedPublication(publish: (ws: Workspace) => Promise<RebuildResult>): () => Promise<Published> {
+  let made: Promise<Published> | undefined;
+  return () => {
+    made ??= (async () => {
+      const ws = await workspace();
+      return { ws, first: await publish(ws) };
+    })();
+    return made;
+  };
+}
+
+/** A copy of a published workspace (sources/ and dist/ byte for byte) with a report folder of its own. */
+async function cloneOf({ ws }: Published): Promise<Workspace> {
+  const base = await newTemp("rebuild-clone");
+  const [sourcesDir, outDir] = [path.join(base, "sources"), path.join(base, "dist")];
+  copyFolder(ws.sourcesDir, sourcesDir);
+  copyFolder(ws.outDir, outDir);
+  return { ...ws, sourcesDir, outDir, reportDir: path.join(base, "report") };
+}
+
+/** The fixtures published from the local upstream folder, with the default guard. */
+const fixturesPublished = sharedPublication((ws) => runRebuild({ ...ws, upstreamDir: FIXTURE_UPSTREAM }));
+
 /** A copy of the fixture upstream folder (schools/, postal-codes/) to modify. */
 async function upstreamCopy(): Promise<string> {
   const dir = await newTemp("upstream");
@@ -59,18 +91,21 @@ const SCHOOL_HEADER = "NatEmis,Province,Official_Institution_Name,EIDistrict,Pha
 
 describe("npm run rebuild from a local upstream folder", () => {
   it("publishes a full folder, then refuses one missing most schools, naming the resource and leaving dist/ and sources/ as they were", async () => {
-    const ws = await workspace();
-    const committedSchools = await readFile(path.join(ws.sourcesDir, "high-schools.csv"), "utf8");
-    const first = await runRebuild({ ...ws, upstreamDir: FIXTURE_UPSTREAM });
+    const publication = await fixturesPublished();
+    const { first } = publication;
+    const committedSchools = await readFile(path.join(ROOT, "sources", "high-schools.csv"), "utf8");
     expect(first.status, first.reasons.join("\n")).toBe("published");
     expect(first.diff?.oldVersion).toBeNull();
     expect(first.imported).toEqual({ schools: 5, postal_codes: 6, nsc_results: 14 });
     // the publication refreshed the committed tables in sources/ with what it built
     expect(first.tables_refreshed).toEqual(["high-schools.csv", "nsc-results.csv", "postal-codes.csv"]);
-    const importedBefore = await readFile(path.join(ws.sourcesDir, "high-schools.csv"), "utf8");
+    const importedBefore = await readFile(path.join(publication.ws.sourcesDir, "high-schools.csv"), "utf8");
     expect(importedBefore).not.toBe(committedSchools);
     expect(importedBefore.trimEnd().split("\n")).toHaveLength(1 + 5);
+    // What follows works on a copy of that workspace.
+    const ws = await cloneOf(publication);
     const published = await fingerprint(ws.outDir);
+    expect(published).toEqual(await fingerprint(publication.ws.outDir));
     const sourcesBefore = await fingerprint(ws.sourcesDir);
     const markdownFirst = await readFile(first.reportFiles.markdown, "utf8");
     expect(markdownFirst).toContain("- committed tables refreshed: sources/high-schools.csv, sources/nsc-results.csv, sources/postal-codes.csv");
@@ -96,9 +131,10 @@ describe("npm run rebuild from a local upstream folder", () => {
   });
 
   it("lists the real changes: records added, removed and changed per resource, with old and new data versions", async () => {
-    const ws = await workspace();
-    const first = await runRebuild({ ...ws, upstreamDir: FIXTURE_UPSTREAM });
+    const publication = await fixturesPublished();
+    const { first } = publication;
     expect(first.status).toBe("published");
+    const ws = await cloneOf(publication);
 
     const changed = await upstreamCopy();
     const comma = path.join(changed, "schools", "national-comma.csv");
@@ -139,8 +175,7 @@ describe("npm run rebuild from a local upstream folder", () => {
   });
 
   it("refuses an upstream file whose columns were renamed, naming the file and the columns", async () => {
-    const ws = await workspace();
-    await runRebuild({ ...ws, upstreamDir: FIXTURE_UPSTREAM });
+    const ws = await cloneOf(await fixturesPublished());
     const published = await fingerprint(ws.outDir);
     const renamed = await upstreamCopy();
     const file = path.join(renamed, "postal-codes", "postalcodes.csv");
@@ -152,9 +187,9 @@ describe("npm run rebuild from a local upstream folder", () => {
   });
 
   it("refuses an NSC report that lost most of its results (the results are no resource of their own), naming the table", async () => {
-    const ws = await workspace();
-    const first = await runRebuild({ ...ws, upstreamDir: FIXTURE_UPSTREAM });
-    expect(first.status).toBe("published");
+    const publication = await fixturesPublished();
+    expect(publication.first.status).toBe("published");
+    const ws = await cloneOf(publication);
     const published = await fingerprint(ws.outDir);
     const shrunk = await upstreamCopy();
     await rm(path.join(shrunk, "nsc", "school-performance-2024.csv"));
@@ -178,8 +213,7 @@ describe("npm run rebuild from a local upstream folder", () => {
   });
 
   it("refuses a build whose sources fail validation, with file and line, and publishes nothing", async () => {
-    const ws = await workspace();
-    await runRebuild({ ...ws, upstreamDir: FIXTURE_UPSTREAM });
+    const ws = await cloneOf(await fixturesPublished());
     const published = await fingerprint(ws.outDir);
     const provinces = path.join(ws.sourcesDir, "provinces.csv");
     await writeFile(provinces, (await readFile(provinces, "utf8")).replace(",2026-", ",2036-"));
@@ -278,10 +312,11 @@ describe("npm run rebuild from downloads (a real HTTP server on 127.0.0.1)", () 
     { name: "national-comma.csv", url: `${base}/files/schools/national-comma.csv` },
   ];
   const fast = { retryDelayMs: 10 };
+  /** The good files downloaded and published, once; the tests of bad downloads start from clones of it. */
+  const downloadsPublished = sharedPublication(async (ws) => runRebuild({ ...ws, configFile: await configWith(goodSchools()), download: fast }));
 
   it("downloads, imports, builds and publishes", async () => {
-    const ws = await workspace();
-    const result = await runRebuild({ ...ws, configFile: await configWith(goodSchools()), download: fast });
+    const { first: result } = await downloadsPublished();
     expect(result.status, result.reasons.join("\n")).toBe("published");
     // the config names no NSC report: the committed results are kept (and built)
     expect(result.imported).toEqual({ schools: 5, postal_codes: 6, nsc_results: null });
@@ -306,9 +341,9 @@ describe("npm run rebuild from downloads (a real HTTP server on 127.0.0.1)", () 
     ["an HTML page instead of a workbook", "/html.xlsx", /unusable upstream file: html\.xlsx cannot be read as a \.xlsx file/],
   ] as const) {
     it(`refuses ${title}, naming the cause, and leaves dist/ as it was`, async () => {
-      const ws = await workspace();
-      const first = await runRebuild({ ...ws, configFile: await configWith(goodSchools()), download: fast });
-      expect(first.status).toBe("published");
+      const publication = await downloadsPublished();
+      expect(publication.first.status).toBe("published");
+      const ws = await cloneOf(publication);
       const published = await fingerprint(ws.outDir);
       const schools = [...goodSchools(), { name: path.basename(bad), url: `${base}${bad}` }];
       const result = await runRebuild({ ...ws, configFile: await configWith(schools), download: fast });
