@@ -44,6 +44,13 @@ async function build(sources: string) {
   return runBuild(defaultBuildOptions(ROOT, { sourcesDir: sources, outDir: out }));
 }
 
+/** The committed sources up to the link stage, assembled once for the tests that only read the model. */
+let committed: ReturnType<typeof assembleModel> | undefined;
+const committedAssembly = () => {
+  committed ??= assembleModel(defaultBuildOptions(ROOT));
+  return committed;
+};
+
 /** A qualification with exactly one evidence row that states a min_aps. */
 function singleWitnessQualification(qualifications: Row[], evidence: Row[]): Row {
   const q = qualifications.find((row) => row.min_aps !== "" && evidence.filter((e) => e.qualification_id === row.id).length === 1);
@@ -102,7 +109,7 @@ describe("the catalogue's evidence in the build", () => {
   });
 
   it("publishes each qualification's requirements from its top-ranked statement, and its witnesses as sources", async () => {
-    const assembly = await assembleModel(defaultBuildOptions(ROOT));
+    const assembly = await committedAssembly();
     if (!assembly.ok) throw new Error(JSON.stringify(assembly.problems.slice(0, 3)));
     const evidence = await readCsv(path.join(ROOT, "sources", "evidence", `${UNIVERSITY}.csv`));
     const witnesses = [
@@ -149,7 +156,7 @@ describe("the catalogue's evidence in the build", () => {
   });
 
   it("keeps docs/data-conflicts.md what the build generates from the committed sources", async () => {
-    const assembly = await assembleModel(defaultBuildOptions(ROOT));
+    const assembly = await committedAssembly();
     if (!assembly.ok) throw new Error("the committed sources do not assemble");
     const committed = await readFile(path.join(ROOT, "docs", "data-conflicts.md"), "utf8");
     expect(committed, "run npm run build to regenerate docs/data-conflicts.md").toBe(formatConflictsReport(assembly.conflicts, assembly.model));
