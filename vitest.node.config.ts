@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import { defineConfig } from "vitest/config";
 
 // Plain-Node tests: the pure domain modules, the build pipeline, importers, and end-to-end HTTP tests
@@ -7,6 +8,10 @@ export default defineConfig({
   test: {
     include: ["test/node/**/*.test.ts", "client/test/**/*.test.ts"],
     globalSetup: ["test/support/global-setup.ts"],
+    // Files run side by side, at least two at a time even on a two-core machine (where vitest's default is one):
+    // many spend much of their time waiting on a browser, a local server, a child process or a timer. They share
+    // nothing they write: each works in temporary folders, servers take free ports, .test-dist/ is built before.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     testTimeout: 60_000,
     hookTimeout: 120_000,
   },

@@ -1,4 +1,5 @@
 import { cloudflareTest } from "@cloudflare/vitest-pool-workers";
+import { availableParallelism } from "node:os";
 import { defineConfig } from "vitest/config";
 import { exportJWK, generateKeyPair } from "jose";
 import { prepareTestDataset } from "./support/test-dataset.ts";
@@ -35,5 +36,8 @@ export default defineConfig({
   ],
   test: {
     include: ["test/worker/**/*.spec.ts"],
+    // Files run side by side, at least two at a time (vitest's default on a two-core machine is one): the rate limit
+    // tests wait for a period to end, and every file sends its requests from client addresses of its own.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
   },
 });

@@ -63,7 +63,11 @@ export async function benchAps(distDir: string): Promise<void> {
 }
 
 /** compare for every university in Node (documents in memory), then through the Worker on loopback. */
-async function benchCompare(distDir: string, documents: ApsUniversityDocument[], marks: { subject_slug: string; percentage: number }[]): Promise<void> {
+async function benchCompare(
+  distDir: string,
+  documents: ApsUniversityDocument[],
+  marks: { subject_slug: string; percentage: number }[],
+): Promise<void> {
   const index = JSON.parse(readFileSync(path.join(distDir, "_internal", "aps-index.json"), "utf8")) as ApsIndex;
   const bySlug = new Map(documents.map((d) => [d.university.slug, d]));
   const load = async (slug: string) => bySlug.get(slug) ?? null;

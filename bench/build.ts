@@ -32,7 +32,7 @@ async function writeLines(file: string, header: string, count: number, line: (i:
 }
 
 /** Synthetic national-shaped tables (clearly fake names), never committed. */
-export async function generateSyntheticImports(dir: string, schools: number, postalCodes: number) {
+async function generateSyntheticImports(dir: string, schools: number, postalCodes: number) {
   await mkdir(dir, { recursive: true });
   await writeLines(
     path.join(dir, "high-schools.csv"),
@@ -45,7 +45,8 @@ export async function generateSyntheticImports(dir: string, schools: number, pos
     path.join(dir, "postal-codes.csv"),
     "suburb,area,street_code,box_code,province_id,source_url,verified_on",
     postalCodes,
-    (i) => `Synthetic Suburb ${i},Synthetic Town ${i % 5000},${String(i % 10000).padStart(4, "0")},${i % 4 === 0 ? "" : String((i * 7) % 10000).padStart(4, "0")},${PROVINCES[i % 9]},https://www.postoffice.co.za/,2026-11-01`,
+    (i) =>
+      `Synthetic Suburb ${i},Synthetic Town ${i % 5000},${String(i % 10000).padStart(4, "0")},${i % 4 === 0 ? "" : String((i * 7) % 10000).padStart(4, "0")},${PROVINCES[i % 9]},https://www.postoffice.co.za/,2026-11-01`,
   );
 }
 

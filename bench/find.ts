@@ -19,7 +19,7 @@ Object.assign(process.env, WRANGLER_OFFLINE_ENV);
 
 const GOAL = 1.5;
 
-export const FIND_QUERIES = {
+const FIND_QUERIES = {
   plain: "/v1/data/high-schools?page=45&per_page=20",
   filtered: "/v1/data/high-schools?province=gauteng&quintile=5&page=2",
   search: "/v1/data/high-schools?q=pretoria%20boys",
@@ -115,12 +115,15 @@ export async function benchFind(secondsPerQuery = 4, connections = 16): Promise<
   }
 
   const plain = figures.get("plain");
-  console.log(`\nFilters, search and nearest through the Worker (wrangler dev, ${connections} connections, ${secondsPerQuery} s each in ${4} alternating rounds; ${data})`);
+  console.log(
+    `\nFilters, search and nearest through the Worker (wrangler dev, ${connections} connections, ${secondsPerQuery} s each in ${4} alternating rounds; ${data})`,
+  );
   for (const name of names) {
     const f = figures.get(name);
     if (!f || !plain) continue;
     const ratio = f.p50 / plain.p50;
-    const goal = name === "plain" ? "" : `  ${ratio.toFixed(2)}x the plain page's p50 ${ratio <= GOAL ? "(within the 1.5x goal)" : "(OVER the 1.5x goal)"}`;
+    const goal =
+      name === "plain" ? "" : `  ${ratio.toFixed(2)}x the plain page's p50 ${ratio <= GOAL ? "(within the 1.5x goal)" : "(OVER the 1.5x goal)"}`;
     console.log(
       `  ${LABELS[name].padEnd(46)} ${f.perSecond.toFixed(0).padStart(6)} req/s   p50 ${f.p50.toFixed(1).padStart(6)} ms   p99 ${f.p99.toFixed(1).padStart(6)} ms   (${f.requests} ok, ${f.errors} failed)${goal}`,
     );

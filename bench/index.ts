@@ -16,26 +16,35 @@ import { removeAll, tempDir } from "../lib/files.ts";
 const parts: [string, () => Promise<unknown>][] = [
   ["build", benchBuild],
   ["national", () => benchNational()],
-  ["worker", async () => {
-    await benchWorker();
-    await benchFind();
-  }],
-  ["aps", async () => {
-    // A fresh build of the committed sources, so the figure is for today's largest university.
-    const work = await tempDir("bench-aps");
-    try {
-      const result = await runBuild(defaultBuildOptions(ROOT, { outDir: path.join(work, "dist"), importedDir: path.join(work, "none") }));
-      if (!result.ok) throw new Error("the build failed; run npm run build to see why");
-      await benchAps(path.join(work, "dist"));
-    } finally {
-      await removeAll(work);
-    }
-  }],
+  [
+    "worker",
+    async () => {
+      await benchWorker();
+      await benchFind();
+    },
+  ],
+  [
+    "aps",
+    async () => {
+      // A fresh build of the committed sources, so the figure is for today's largest university.
+      const work = await tempDir("bench-aps");
+      try {
+        const result = await runBuild(defaultBuildOptions(ROOT, { outDir: path.join(work, "dist"), importedDir: path.join(work, "none") }));
+        if (!result.ok) throw new Error("the build failed; run npm run build to see why");
+        await benchAps(path.join(work, "dist"));
+      } finally {
+        await removeAll(work);
+      }
+    },
+  ],
   ["id-parse", () => benchIdParse()],
   // 60 s of 32-connection load: only when named (npm run bench -- load), so a full run stays short.
-  ["load", async () => {
-    if (!(await benchLoad())) process.exitCode = 1;
-  }],
+  [
+    "load",
+    async () => {
+      if (!(await benchLoad())) process.exitCode = 1;
+    },
+  ],
 ];
 const ONLY_WHEN_NAMED = new Set(["load"]);
 

@@ -40,7 +40,8 @@ export async function mixedLoad(
         {
           agent,
           method: spec.method,
-          headers: spec.body === undefined ? headers : { ...headers, "content-type": "application/json", "content-length": Buffer.byteLength(spec.body) },
+          headers:
+            spec.body === undefined ? headers : { ...headers, "content-type": "application/json", "content-length": Buffer.byteLength(spec.body) },
         },
         (response) => {
           response.resume();
@@ -84,7 +85,7 @@ const MARKS = [
 ];
 
 /** The mix: what an application portal sends, detail and list reads first among them. */
-export async function loadMix(origin: string, headers: Record<string, string>): Promise<LoadRequest[]> {
+async function loadMix(origin: string, headers: Record<string, string>): Promise<LoadRequest[]> {
   const get = async (path: string) => {
     const response = await fetch(`${origin}${path}`, { headers });
     return (await response.json()) as { data: { id: string; slug?: string }[] };
@@ -106,7 +107,7 @@ export async function loadMix(origin: string, headers: Record<string, string>): 
   return mix;
 }
 
-export function formatMixed(title: string, f: MixedFigures): string {
+function formatMixed(title: string, f: MixedFigures): string {
   const other = [...f.byStatus].filter(([status]) => status < 200 || status >= 300).sort(([a], [b]) => a - b);
   const non2xx = other.length === 0 ? "none" : other.map(([status, n]) => `${status}: ${n}`).join(", ");
   return (

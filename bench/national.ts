@@ -38,7 +38,9 @@ export async function benchNational(upstreamDir = process.env.EDU_UPSTREAM_DIR):
       `  import          ${importSeconds.toFixed(2).padStart(7)} s   (schools ${counts.schoolsSeconds.toFixed(2)} s, postal codes ${counts.postalSeconds.toFixed(2)} s, NSC results ${counts.nscSeconds.toFixed(2)} s)`,
     );
     console.log(`  build           ${build.seconds.toFixed(2).padStart(7)} s   peak RSS ${build.maxRssMiB.toFixed(0)} MiB`);
-    console.log(`  output          ${String(build.files).padStart(7)} files (${((100 * (build.files ?? 0)) / FREE_PLAN_FILES).toFixed(0)}% of the free plan's ${FREE_PLAN_FILES.toLocaleString("en")}), ${((build.bytes ?? 0) / 1024 / 1024).toFixed(1)} MiB`);
+    console.log(
+      `  output          ${String(build.files).padStart(7)} files (${((100 * (build.files ?? 0)) / FREE_PLAN_FILES).toFixed(0)}% of the free plan's ${FREE_PLAN_FILES.toLocaleString("en")}), ${((build.bytes ?? 0) / 1024 / 1024).toFixed(1)} MiB`,
+    );
     console.log(`  plain copy      ${copySeconds.toFixed(2).padStart(7)} s   of the same dist/ (physical baseline)`);
     console.log(`  build / copy    ${(build.seconds / copySeconds).toFixed(1).padStart(7)} x`);
   } finally {

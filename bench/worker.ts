@@ -40,9 +40,11 @@ export async function load(url: string, headers: Record<string, string>, seconds
       });
     });
   const started = performance.now();
-  await Promise.all(Array.from({ length: connections }, async () => {
-    while (performance.now() < end) await one();
-  }));
+  await Promise.all(
+    Array.from({ length: connections }, async () => {
+      while (performance.now() < end) await one();
+    }),
+  );
   const elapsed = (performance.now() - started) / 1000;
   agent.destroy();
   latencies.sort((a, b) => a - b);
@@ -112,13 +114,17 @@ export async function benchWorker(seconds = 5, connections = 16): Promise<void> 
     const list = await load(listUrl, auth, seconds, connections);
     const verification = await tokenVerification();
     const row = (name: string, f: LoadFigures) =>
-      console.log(`  ${name.padEnd(44)} ${f.perSecond.toFixed(0).padStart(7)} req/s   p50 ${f.p50.toFixed(1).padStart(6)} ms   p99 ${f.p99.toFixed(1).padStart(6)} ms   (${f.requests} ok, ${f.errors} failed)`);
+      console.log(
+        `  ${name.padEnd(44)} ${f.perSecond.toFixed(0).padStart(7)} req/s   p50 ${f.p50.toFixed(1).padStart(6)} ms   p99 ${f.p99.toFixed(1).padStart(6)} ms   (${f.requests} ok, ${f.errors} failed)`,
+      );
     console.log(`\nWorker (wrangler dev on loopback, ${connections} connections, ${seconds} s each, client and server share 2 cores)`);
     row("GET detail through the Worker (token, rate limit)", through);
     row("same file, asset server, no Worker", plain);
     row("GET list page 2 of 10 through the Worker", list);
     const ratio = through.perSecond / plain.perSecond;
-    console.log(`  Worker (with rate limiting) / no Worker throughput ratio: ${ratio.toFixed(2)} (goal: at least 0.90${ratio >= 0.9 ? ", met" : ", NOT met"})`);
+    console.log(
+      `  Worker (with rate limiting) / no Worker throughput ratio: ${ratio.toFixed(2)} (goal: at least 0.90${ratio >= 0.9 ? ", met" : ", NOT met"})`,
+    );
     console.log(
       `  token verification (Node, jose EdDSA): ${(verification.uncachedMs * 1000).toFixed(0)} µs first time per token, ${(verification.cachedMs * 1000).toFixed(1)} µs when cached`,
     );

@@ -110,7 +110,10 @@ function resolveScales(rows: Rows<"apsScales">, problems: Problem[]): Map<string
         expected: `100: scale ${name} must cover percentages up to 100`,
       });
     }
-    scales.set(name, entries.map((e) => e.band));
+    scales.set(
+      name,
+      entries.map((e) => e.band),
+    );
   }
   return scales;
 }
@@ -166,7 +169,9 @@ function checkMethodMatchesScales({ row }: SchemeRow, assignments: ScaleAssignme
     const fits = (perPercent: number, factor: number) =>
       assignment.class === null ? perPercent === factor : Number.isInteger(Math.round((perPercent / factor) * 1e9) / 1e9) && perPercent >= factor;
     const wrong = assignment.bands.find((band) =>
-      row.method === "points" ? band.points === null : band.points_per_percent !== null && !fits(band.points_per_percent, FACTOR_OF_METHOD[row.method]),
+      row.method === "points"
+        ? band.points === null
+        : band.points_per_percent !== null && !fits(band.points_per_percent, FACTOR_OF_METHOD[row.method]),
     );
     if (wrong) {
       report(
@@ -198,7 +203,8 @@ function checkLifeOrientation({ row }: SchemeRow, selection: SelectionSlot[], as
     bonus: [loCounted && loScaled, "Life Orientation in a selection class and given its own (small) scale in aps-scheme-scales.csv"],
   } as const;
   const [loOk, loWhat] = loExpected[row.life_orientation];
-  if (!loOk) report("life_orientation", row.life_orientation, `a treatment that matches the scheme's other tables (${row.life_orientation} needs ${loWhat})`);
+  if (!loOk)
+    report("life_orientation", row.life_orientation, `a treatment that matches the scheme's other tables (${row.life_orientation} needs ${loWhat})`);
 }
 
 function bonusesOf({ row }: SchemeRow, inputs: SchemeInputs, problems: Problem[]): Rows<"apsBonuses"> {
@@ -242,21 +248,34 @@ function assembleScheme(schemeRow: SchemeRow, inputs: SchemeInputs, problems: Pr
     verified_on: row.verified_on,
     scales,
     selection,
-    bonuses: bonuses.map(({ row: b }) => ({ class: b.class, subjects: inputs.classes.get(b.class) ?? [], from: b.from_percentage, to: b.to_percentage, points: b.points })),
+    bonuses: bonuses.map(({ row: b }) => ({
+      class: b.class,
+      subjects: inputs.classes.get(b.class) ?? [],
+      from: b.from_percentage,
+      to: b.to_percentage,
+      points: b.points,
+    })),
   };
   if (problems.length === before) {
     // The declared maximum is what a learner with 100% in a full subject set scores; a mismatch means a
     // band, count or bonus was typed wrong.
     const best = computeAps(scheme, inputs.topLearner);
     if (best.score !== row.maximum) {
-      report("maximum", String(row.maximum), `${best.score}, the score of 100% in ${TOP_LEARNER_SUBJECTS.join(", ")} under this scheme's tables (exactly ${best.exact_score})`);
+      report(
+        "maximum",
+        String(row.maximum),
+        `${best.score}, the score of 100% in ${TOP_LEARNER_SUBJECTS.join(", ")} under this scheme's tables (exactly ${best.exact_score})`,
+      );
     }
   }
   return scheme;
 }
 
 /** One scheme per university, variant and intake; the latest intake's is the current one. */
-function currentSchemes(assembled: { at: Place; scheme: ApsScheme }[], problems: Problem[]): { main: Map<string, ApsScheme>; variants: Map<string, ApsScheme> } {
+function currentSchemes(
+  assembled: { at: Place; scheme: ApsScheme }[],
+  problems: Problem[],
+): { main: Map<string, ApsScheme>; variants: Map<string, ApsScheme> } {
   const byUniversity = new Map<string, { at: Place; scheme: ApsScheme }[]>();
   for (const entry of assembled) {
     const key = `${entry.scheme.university_slug}|${entry.scheme.variant ?? ""}`;
@@ -284,9 +303,16 @@ function currentSchemes(assembled: { at: Place; scheme: ApsScheme }[], problems:
 }
 
 /** Every university has a scheme; every min_aps fits its scheme; intakes that differ from the scheme's are named. */
-function checkAgainstCatalogue(valid: ValidTables<T>, schemes: Map<string, ApsScheme>, variants: Map<string, ApsScheme>, problems: Problem[], warnings: Warning[]): void {
+function checkAgainstCatalogue(
+  valid: ValidTables<T>,
+  schemes: Map<string, ApsScheme>,
+  variants: Map<string, ApsScheme>,
+  problems: Problem[],
+  warnings: Warning[],
+): void {
   for (const { at, row } of valid.universities) {
-    if (!schemes.has(row.slug)) problems.push({ ...at, column: "slug", value: row.slug, expected: "a university with an APS scheme in aps-schemes.csv" });
+    if (!schemes.has(row.slug))
+      problems.push({ ...at, column: "slug", value: row.slug, expected: "a university with an APS scheme in aps-schemes.csv" });
   }
   const otherIntakes = new Map<string, Set<number>>();
   for (const { at, row } of valid.qualifications) {
@@ -298,7 +324,12 @@ function checkAgainstCatalogue(valid: ValidTables<T>, schemes: Map<string, ApsSc
         ...at,
         column: "aps_scheme",
         value: row.aps_scheme ?? "",
-        expected: `empty (the main scheme ${main.id}) or a current variant scheme of ${row.university_slug} (${[...variants.values()].filter((v) => v.university_slug === row.university_slug).map((v) => v.id).join(", ") || "it has none"})`,
+        expected: `empty (the main scheme ${main.id}) or a current variant scheme of ${row.university_slug} (${
+          [...variants.values()]
+            .filter((v) => v.university_slug === row.university_slug)
+            .map((v) => v.id)
+            .join(", ") || "it has none"
+        })`,
       });
       continue;
     }
@@ -324,7 +355,8 @@ function checkAgainstCatalogue(valid: ValidTables<T>, schemes: Map<string, ApsSc
     });
   }
   const unsure = [...schemes.values()].filter((s) => s.confidence === "low").map((s) => s.id);
-  if (unsure.length > 0) warnings.push({ resource: "aps", message: `${unsure.length} APS scheme(s) have low confidence: ${sortedText(unsure).join(", ")}` });
+  if (unsure.length > 0)
+    warnings.push({ resource: "aps", message: `${unsure.length} APS scheme(s) have low confidence: ${sortedText(unsure).join(", ")}` });
 }
 
 export function linkApsSchemes(valid: ValidTables<T>, model: Model): ApsLink {

@@ -15,7 +15,7 @@ import type { ValidTables } from "./validate.ts";
 
 type Tables = SourceTables;
 
-export type BursaryCycle = Row<Tables["bursaryCycles"]>;
+type BursaryCycle = Row<Tables["bursaryCycles"]>;
 export type Bursary = Row<Tables["bursaries"]> & {
   id: string;
   /** Published cycles, newest intake first (at least one). */
@@ -37,7 +37,7 @@ export function fieldsMatched(fields: readonly FieldOfStudySlug[]): FieldOfStudy
 }
 
 /** The latest cycle's confidence: its witness kind, and a corroboration of another lineage as a second witness. */
-export function cycleConfidence(cycle: Pick<BursaryCycle, "evidence_kind" | "intake_year" | "source_url" | "corroborated_by">): Confidence {
+function cycleConfidence(cycle: Pick<BursaryCycle, "evidence_kind" | "intake_year" | "source_url" | "corroborated_by">): Confidence {
   const statement = (kind: BursaryCycle["evidence_kind"], lineage: string): Statement<string> => ({
     value: "dates",
     key: "dates",
@@ -67,11 +67,21 @@ export function linkBursaries(valid: ValidTables<Tables>, provinceIds: Set<strin
     const cycles = newestFirst(cyclesBy.get(row.slug) ?? []);
     const unknownProvinces = row.provinces.filter((p) => !provinceIds.has(p));
     if (unknownProvinces.length > 0) {
-      problems.push({ ...at, column: "provinces", value: row.provinces.join(";"), expected: `province ids that exist in provinces (not ${unknownProvinces.join(", ")})` });
+      problems.push({
+        ...at,
+        column: "provinces",
+        value: row.provinces.join(";"),
+        expected: `province ids that exist in provinces (not ${unknownProvinces.join(", ")})`,
+      });
     }
     const latest = cycles[0];
     if (!latest) {
-      problems.push({ ...at, column: "slug", value: row.slug, expected: "a bursary with at least one cycle in bursary-cycles.csv (its latest published dates)" });
+      problems.push({
+        ...at,
+        column: "slug",
+        value: row.slug,
+        expected: "a bursary with at least one cycle in bursary-cycles.csv (its latest published dates)",
+      });
       continue;
     }
     if (row.recurs_basis === "past-cycles" && repeatedDates(cycles) === null) {
@@ -100,7 +110,13 @@ export function linkBursaries(valid: ValidTables<Tables>, provinceIds: Set<strin
   const tableFile = rows[0]?.at.file ?? "sources/fields-of-study.csv";
   for (const slug of FIELDS_OF_STUDY) {
     if (!listed.has(slug)) {
-      problems.push({ file: tableFile, line: 1, column: "slug", value: slug, expected: `a row for every field of FIELDS_OF_STUDY in schema/vocabulary.ts (${slug} has none)` });
+      problems.push({
+        file: tableFile,
+        line: 1,
+        column: "slug",
+        value: slug,
+        expected: `a row for every field of FIELDS_OF_STUDY in schema/vocabulary.ts (${slug} has none)`,
+      });
     }
   }
   for (const { at, row } of rows) {
@@ -109,7 +125,8 @@ export function linkBursaries(valid: ValidTables<Tables>, provinceIds: Set<strin
         ...at,
         column: "slug",
         value: row.slug,
-        expected: "a field of study that at least one bursary lists in its fields (none does: remove it here and from FIELDS_OF_STUDY, or classify a bursary under it)",
+        expected:
+          "a field of study that at least one bursary lists in its fields (none does: remove it here and from FIELDS_OF_STUDY, or classify a bursary under it)",
       });
     }
   }
@@ -136,7 +153,7 @@ export function formatBursaryCoverage(bursaries: Bursary[], today: string): stri
 }
 
 /** Bursaries whose latest published cycle closed more than a year ago, and links that are not https. */
-export function bursaryWarnings(bursaries: Bursary[], today: string): Warning[] {
+function bursaryWarnings(bursaries: Bursary[], today: string): Warning[] {
   const warnings: Warning[] = [];
   const stale = bursaries.filter((b) => closedOverAYearBefore(b.cycles[0] as BursaryCycle, today));
   if (stale.length > 0) {
@@ -145,7 +162,10 @@ export function bursaryWarnings(bursaries: Bursary[], today: string): Warning[] 
       const year = (b.cycles[0] as BursaryCycle).close_date.slice(0, 4);
       perYear.set(year, (perYear.get(year) ?? 0) + 1);
     }
-    const years = [...perYear].sort(([a], [b]) => (a < b ? 1 : -1)).map(([year, n]) => `${year}: ${n}`).join(", ");
+    const years = [...perYear]
+      .sort(([a], [b]) => (a < b ? 1 : -1))
+      .map(([year, n]) => `${year}: ${n}`)
+      .join(", ");
     const oldest = stale.reduce((a, b) => ((a.cycles[0] as BursaryCycle).close_date <= (b.cycles[0] as BursaryCycle).close_date ? a : b));
     warnings.push({
       resource: "bursaries",
@@ -154,7 +174,9 @@ export function bursaryWarnings(bursaries: Bursary[], today: string): Warning[] 
         `${(oldest.cycles[0] as BursaryCycle).close_date}); find their newer cycles and add them to bursary-cycles.csv`,
     });
   }
-  const insecure = bursaries.filter((b) => [b.source_url, b.application_url, ...b.cycles.flatMap((c) => [c.source_url, c.corroborated_by ?? ""])].some((u) => u.startsWith("http:")));
+  const insecure = bursaries.filter((b) =>
+    [b.source_url, b.application_url, ...b.cycles.flatMap((c) => [c.source_url, c.corroborated_by ?? ""])].some((u) => u.startsWith("http:")),
+  );
   if (insecure.length > 0) {
     warnings.push({
       resource: "bursaries",

@@ -31,9 +31,9 @@ export type Requirement = {
 };
 
 /** A requirement on a class of subjects rather than one subject ("another language at level 4"). */
-export type GeneralRequirement = { rule: RequirementRule; min_level: number; min_percentage: number; alternative_group: string | null };
+type GeneralRequirement = { rule: RequirementRule; min_level: number; min_percentage: number; alternative_group: string | null };
 
-export type SourceReference = { witness: string; title: string; kind: WitnessKind; url: string; intake_year: number | null; verified_on: string };
+type SourceReference = { witness: string; title: string; kind: WitnessKind; url: string; intake_year: number | null; verified_on: string };
 
 export type Judgement = {
   requirements: Requirement[];
@@ -83,7 +83,11 @@ function groupLabels(clauses: RequirementClause[]): (string | null)[] {
   return clauses.map((clause) => {
     if (clause.options.length === 1 || clause.recommended) return null;
     const subjects = clause.options.map((o) => o.subject);
-    const base = subjects.every((s) => s !== undefined && ENGLISH.has(s)) ? "english" : subjects.every((s) => s !== undefined && MATHEMATICS.has(s)) ? "mathematics" : "option";
+    const base = subjects.every((s) => s !== undefined && ENGLISH.has(s))
+      ? "english"
+      : subjects.every((s) => s !== undefined && MATHEMATICS.has(s))
+        ? "mathematics"
+        : "option";
     const n = (used.get(base) ?? 0) + 1;
     used.set(base, n);
     return n === 1 ? base : `${base}-${n}`;
@@ -91,7 +95,11 @@ function groupLabels(clauses: RequirementClause[]): (string | null)[] {
 }
 
 /** The published form of a statement: subject rows (compulsory, or alternatives sharing a group) and rules. */
-function publish(clauses: RequirementClause[], from: EvidenceRow, subjectBySlug: Map<string, SubjectRow>): Pick<Judgement, "requirements" | "generalRequirements"> {
+function publish(
+  clauses: RequirementClause[],
+  from: EvidenceRow,
+  subjectBySlug: Map<string, SubjectRow>,
+): Pick<Judgement, "requirements" | "generalRequirements"> {
   const requirements: Requirement[] = [];
   const generalRequirements: GeneralRequirement[] = [];
   const labels = groupLabels(clauses);
@@ -106,7 +114,14 @@ function publish(clauses: RequirementClause[], from: EvidenceRow, subjectBySlug:
       const subject = subjectBySlug.get(option.subject);
       if (!subject) continue;
       const compulsory = group === null && !clause.recommended;
-      requirements.push({ subject, ...bounds, is_compulsory: compulsory, alternative_group: group, source_url: from.source_url, verified_on: from.verified_on });
+      requirements.push({
+        subject,
+        ...bounds,
+        is_compulsory: compulsory,
+        alternative_group: group,
+        source_url: from.source_url,
+        verified_on: from.verified_on,
+      });
     }
   });
   return { requirements, generalRequirements };
@@ -124,20 +139,40 @@ function conflictsOf<V>(q: QualificationRow, fact: Conflict["fact"], decision: D
   if (decision.topKeys.length > 1) conflicts.push({ ...base, status: "open", entries: top.map(entryOf) });
   if (decision.outranked.length > 0) {
     const published = top.filter((s) => s.key === publishedKey);
-    conflicts.push({ ...base, status: "outranked", entries: [...published, ...(decision.outranked as (Statement<V> & { evidence: Evidence })[])].map(entryOf) });
+    conflicts.push({
+      ...base,
+      status: "outranked",
+      entries: [...published, ...(decision.outranked as (Statement<V> & { evidence: Evidence })[])].map(entryOf),
+    });
   }
   return conflicts;
 }
 
-function judge(q: ValidRow<QualificationRow>, evidence: Evidence[], subjectBySlug: Map<string, SubjectRow>, problems: Problem[], conflicts: Conflict[]): Judgement | null {
+function judge(
+  q: ValidRow<QualificationRow>,
+  evidence: Evidence[],
+  subjectBySlug: Map<string, SubjectRow>,
+  problems: Problem[],
+  conflicts: Conflict[],
+): Judgement | null {
   const { at, row } = q;
   if (evidence.length === 0) {
-    problems.push({ ...at, column: "id", value: row.id, expected: `at least one witness for this qualification in sources/evidence/${row.university_slug}.csv` });
+    problems.push({
+      ...at,
+      column: "id",
+      value: row.id,
+      expected: `at least one witness for this qualification in sources/evidence/${row.university_slug}.csv`,
+    });
     return null;
   }
   const dated = evidence.flatMap((e) => (e.row.intake_year === null ? [] : [e.row.intake_year]));
   if (dated.length > 0 && row.intake_year !== Math.max(...dated)) {
-    problems.push({ ...at, column: "intake_year", value: String(row.intake_year), expected: `${Math.max(...dated)}, the newest intake a witness of this qualification speaks for` });
+    problems.push({
+      ...at,
+      column: "intake_year",
+      value: String(row.intake_year),
+      expected: `${Math.max(...dated)}, the newest intake a witness of this qualification speaks for`,
+    });
   }
 
   // "none": the witness states there is no APS minimum, published as min_aps null.
@@ -145,7 +180,12 @@ function judge(q: ValidRow<QualificationRow>, evidence: Evidence[], subjectBySlu
   const apsStatements = evidence.flatMap((e) => (e.row.min_aps === null ? [] : [statementOf(e, e.row.min_aps, String(e.row.min_aps))]));
   const aps = decide(apsStatements);
   if (!aps) {
-    problems.push({ ...at, column: "min_aps", value: row.min_aps === null ? "" : published, expected: "a witness that states this min_aps, or states there is none (no evidence row gives one)" });
+    problems.push({
+      ...at,
+      column: "min_aps",
+      value: row.min_aps === null ? "" : published,
+      expected: "a witness that states this min_aps, or states there is none (no evidence row gives one)",
+    });
     return null;
   }
   if (!aps.topKeys.includes(published)) {
@@ -164,7 +204,12 @@ function judge(q: ValidRow<QualificationRow>, evidence: Evidence[], subjectBySlu
     if (e.row.requirements === null) return [];
     const unknown = unknownSubjects(e.row.requirements, subjectBySlug);
     if (unknown.length > 0) {
-      problems.push({ ...e.at, column: "requirements", value: formatRequirements(e.row.requirements), expected: `subject slugs that exist in subjects (not ${unknown.join(", ")})` });
+      problems.push({
+        ...e.at,
+        column: "requirements",
+        value: formatRequirements(e.row.requirements),
+        expected: `subject slugs that exist in subjects (not ${unknown.join(", ")})`,
+      });
       return [];
     }
     return [statementOf(e, e.row.requirements, canonicalRequirements(e.row.requirements))];
@@ -185,7 +230,14 @@ function judge(q: ValidRow<QualificationRow>, evidence: Evidence[], subjectBySlu
 
   const sources = [...evidence]
     .sort((a, b) => compareRank(statementOf(b, null, ""), statementOf(a, null, "")) || (a.witness.id < b.witness.id ? -1 : 1))
-    .map((e) => ({ witness: e.witness.id, title: e.witness.title, kind: e.witness.kind, url: e.row.source_url, intake_year: e.row.intake_year, verified_on: e.row.verified_on }));
+    .map((e) => ({
+      witness: e.witness.id,
+      title: e.witness.title,
+      kind: e.witness.kind,
+      url: e.row.source_url,
+      intake_year: e.row.intake_year,
+      verified_on: e.row.verified_on,
+    }));
   return { ...publishedRequirements, requirementsStatement, confidence, sources };
 }
 
@@ -201,7 +253,12 @@ export function judgeCatalogue(valid: ValidTables<Tables>, subjectBySlug: Map<st
     const owner = universityOf.get(e.row.qualification_id);
     const fileSlug = path.basename(e.at.file, ".csv");
     if (owner !== undefined && owner !== fileSlug) {
-      problems.push({ ...e.at, column: "qualification_id", value: e.row.qualification_id, expected: `a qualification of ${fileSlug} (this qualification belongs to ${owner})` });
+      problems.push({
+        ...e.at,
+        column: "qualification_id",
+        value: e.row.qualification_id,
+        expected: `a qualification of ${fileSlug} (this qualification belongs to ${owner})`,
+      });
     }
     const list = evidenceBy.get(e.row.qualification_id) ?? [];
     list.push({ ...e, witness });

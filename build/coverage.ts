@@ -29,7 +29,13 @@ export function formatCoverage(model: Model, today: string): string[] {
   for (const u of [...model.universities].sort((a, b) => (a.short_name < b.short_name ? -1 : 1))) {
     const latestCycle = u.cycles.reduce((year, c) => Math.max(year, c.intake_year), 0);
     const latestProspectus = u.prospectuses.reduce((year, p) => Math.max(year, p.year), 0);
-    row(u.short_name, u.qualifications, latestCycle === 0 ? "none" : String(latestCycle), u.fees.length > 0 ? "yes" : "no", latestProspectus === 0 ? "none" : String(latestProspectus));
+    row(
+      u.short_name,
+      u.qualifications,
+      latestCycle === 0 ? "none" : String(latestCycle),
+      u.fees.length > 0 ? "yes" : "no",
+      latestProspectus === 0 ? "none" : String(latestProspectus),
+    );
   }
   row("all", model.qualifications, "", "", "");
   return lines;
@@ -41,7 +47,10 @@ export function catalogueWarnings(model: Model, conflicts: Conflict[], today: st
   const older = new Map<string, number>();
   for (const q of model.qualifications) if (q.intake_year < intake) older.set(q.university_slug, (older.get(q.university_slug) ?? 0) + 1);
   if (older.size > 0) {
-    const list = [...older].sort(([a], [b]) => (a < b ? -1 : 1)).map(([slug, n]) => `${slug} ${n}`).join(", ");
+    const list = [...older]
+      .sort(([a], [b]) => (a < b ? -1 : 1))
+      .map(([slug, n]) => `${slug} ${n}`)
+      .join(", ");
     warnings.push({
       resource: "qualifications",
       message: `${[...older.values()].reduce((a, b) => a + b, 0)} qualification(s) rest on witnesses for an intake before ${intake} (kept with their true intake year): ${list}`,
@@ -49,7 +58,10 @@ export function catalogueWarnings(model: Model, conflicts: Conflict[], today: st
   }
   const open = conflicts.filter((c) => c.status === "open");
   if (open.length > 0) {
-    warnings.push({ resource: "qualifications", message: `${open.length} open conflict(s) between equally ranked witnesses; see docs/data-conflicts.md` });
+    warnings.push({
+      resource: "qualifications",
+      message: `${open.length} open conflict(s) between equally ranked witnesses; see docs/data-conflicts.md`,
+    });
   }
   return warnings;
 }

@@ -23,7 +23,12 @@ export type EmittedFile = { path: string; content: string };
 export type Emission = { files: EmittedFile[]; manifest: Manifest; problems: Problem[] };
 
 /** `extra`: manifest entries written by other parts of the emit stage (the find indexes' sizes). */
-export function layoutFiles(resources: ResourceRecords[], internal: EmittedFile[], options: EmitOptions, extra: Pick<Manifest, "find"> = {}): Emission {
+export function layoutFiles(
+  resources: ResourceRecords[],
+  internal: EmittedFile[],
+  options: EmitOptions,
+  extra: Pick<Manifest, "find"> = {},
+): Emission {
   const files: EmittedFile[] = [];
   const problems: Problem[] = [];
   const manifestResources: Record<string, ResourceManifest> = {};
@@ -66,7 +71,12 @@ export function layoutFiles(resources: ResourceRecords[], internal: EmittedFile[
     }
     if (resource.detail) {
       const records = resource.detail.records;
-      checked(resource.name, "detail", resource.detail.schema, records.map((r) => r.record));
+      checked(
+        resource.name,
+        "detail",
+        resource.detail.schema,
+        records.map((r) => r.record),
+      );
       if (records.length > options.bucketThreshold) {
         const count = bucketCountFor(records.length, options.recordsPerBucket);
         const buckets: Record<string, unknown>[] = Array.from({ length: count }, () => ({}));
@@ -74,7 +84,9 @@ export function layoutFiles(resources: ResourceRecords[], internal: EmittedFile[
           const bucket = buckets[bucketOf(key, count)];
           if (bucket) bucket[key] = record;
         }
-        buckets.forEach((bucket, b) => files.push({ path: paths.bucket(resource.name, b), content: json(bucket) }));
+        buckets.forEach((bucket, b) => {
+          files.push({ path: paths.bucket(resource.name, b), content: json(bucket) });
+        });
         entry.detail = { kind: "buckets", count };
       } else {
         for (const { key, record } of records) files.push({ path: paths.detail(resource.name, key), content: json({ data: record }) });
@@ -115,7 +127,7 @@ const digest = (text: string) => createHash("sha256").update(text).digest("hex")
 
 /** Key -> digest of everything published about the record: its detail document (or list item, for
  * resources without one) and its requirements. Keys are the records' path keys, or their slug / id. */
-export function recordDigests(resource: ResourceRecords): Record<string, string> {
+function recordDigests(resource: ResourceRecords): Record<string, string> {
   const digests: Record<string, string> = {};
   const children = new Map((resource.children?.byKey ?? []).map(({ key, items }) => [key, JSON.stringify(items)]));
   if (resource.detail) {

@@ -124,12 +124,21 @@ export function findIndexFiles(resources: ResourceRecords[], model: Model, rowsP
   for (const resource of resources) {
     if (!resource.list) continue;
     const items = resource.list.items as Record<string, unknown>[];
-    const columns = columnsOf(resource.name, items.map((item) => String(item.id)), model);
+    const columns = columnsOf(
+      resource.name,
+      items.map((item) => String(item.id)),
+      model,
+    );
     if (!columns) continue;
     if (isListResource(resource.name)) {
       for (const needed of columnsRead(resource.name)) {
         if (!(needed in columns)) {
-          problems.push({ file: `dist:${resource.name}`, line: 0, value: needed, expected: `a column ${needed} in the ${resource.name} find index (schema/query.ts reads it)` });
+          problems.push({
+            file: `dist:${resource.name}`,
+            line: 0,
+            value: needed,
+            expected: `a column ${needed} in the ${resource.name} find index (schema/query.ts reads it)`,
+          });
         }
       }
     }
@@ -157,7 +166,11 @@ export function findIndexFiles(resources: ResourceRecords[], model: Model, rowsP
         items: itemColumns,
         columns: Object.fromEntries(filterColumns),
       };
-      if (searched) part.words = buildWordIndex(searched, searched.map((name) => (columns[name] ?? []).slice(from, to)));
+      if (searched)
+        part.words = buildWordIndex(
+          searched,
+          searched.map((name) => (columns[name] ?? []).slice(from, to)),
+        );
       const content = JSON.stringify(part);
       const bytes = Buffer.byteLength(content);
       const path = paths.findIndex(resource.name, p);

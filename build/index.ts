@@ -69,7 +69,10 @@ export type Assembly =
   | { ok: false; problems: Problem[]; warnings: Warning[] };
 
 /** Stages 1-3: load, validate, link (with the APS schemes). Tests use it to check the model without emitting. */
-export async function assembleModel(options: Pick<BuildOptions, "sourcesDir" | "importedDir" | "root" | "today">, log: (line: string) => void = () => {}): Promise<Assembly> {
+export async function assembleModel(
+  options: Pick<BuildOptions, "sourcesDir" | "importedDir" | "root" | "today">,
+  log: (line: string) => void = () => {},
+): Promise<Assembly> {
   const tables = sourceTables(options.today);
   const definitions = Object.values(tables) as TableDefinition[];
   const loaded = await loadTables(definitions, { sources: options.sourcesDir, imported: options.importedDir, root: options.root });
@@ -96,7 +99,14 @@ export async function assembleModel(options: Pick<BuildOptions, "sourcesDir" | "
   const problems = [...loaded.problems, ...validated.problems, ...linkProblems];
   log(`link      ${problems.length === 0 ? "all keys unique, all references resolve" : `${linkProblems.length} problem(s)`}`);
   if (problems.length > 0) return { ok: false, problems: sortProblems(problems), warnings };
-  return { ok: true, model: linked.model, schemes: aps.schemes, variants: aps.variants, conflicts: linked.conflicts, warnings: [...warnings, ...catalogueWarnings(linked.model, linked.conflicts, options.today)] };
+  return {
+    ok: true,
+    model: linked.model,
+    schemes: aps.schemes,
+    variants: aps.variants,
+    conflicts: linked.conflicts,
+    warnings: [...warnings, ...catalogueWarnings(linked.model, linked.conflicts, options.today)],
+  };
 }
 
 export async function runBuild(options: BuildOptions): Promise<BuildResult> {
@@ -110,7 +120,9 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
 
   const records = resourceRecords(model, schemes, variants);
   const find = findIndexFiles(records, model);
-  const emission = layoutFiles(records, [prospectusDocuments(model), ...apsDocuments(model, schemes, variants), ...find.files], options, { find: find.manifest });
+  const emission = layoutFiles(records, [prospectusDocuments(model), ...apsDocuments(model, schemes, variants), ...find.files], options, {
+    find: find.manifest,
+  });
   const emitProblems = [...emission.problems, ...find.problems];
   if (emitProblems.length > 0) return { ok: false, problems: emitProblems, warnings, seconds: seconds() };
   // The OpenAPI document and the reference page, outside the manifest (it describes the data files).
@@ -125,7 +137,9 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
     };
     return { ok: false, problems: [problem], warnings, seconds: seconds() };
   }
-  log(`emit      ${emission.manifest.files} files, ${(emission.manifest.bytes / 1024).toFixed(0)} KiB, data version ${emission.manifest.data_version}`);
+  log(
+    `emit      ${emission.manifest.files} files, ${(emission.manifest.bytes / 1024).toFixed(0)} KiB, data version ${emission.manifest.data_version}`,
+  );
   log(`docs      ${documents.length} files: ${OPENAPI_PATH} and the reference page ${DOCS_PATH}`);
 
   const staged = await stage(options.outDir, [...emission.files, ...documents]);

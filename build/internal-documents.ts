@@ -31,7 +31,11 @@ export function apsDocuments(model: Model, schemes: Map<string, ApsScheme>, vari
           is_compulsory: r.is_compulsory,
           alternative_group: r.alternative_group,
         })),
-        general_requirements: q.generalRequirements.map((g) => ({ rule: g.rule, min_percentage: g.min_percentage, alternative_group: g.alternative_group })),
+        general_requirements: q.generalRequirements.map((g) => ({
+          rule: g.rule,
+          min_percentage: g.min_percentage,
+          alternative_group: g.alternative_group,
+        })),
       })),
       subjects,
       rule_subjects: ruleSubjects(model),

@@ -9,17 +9,17 @@ import { byText } from "./order.ts";
 import type { Place, Problem, Warning } from "./problems.ts";
 import type { SourceTables } from "./tables/index.ts";
 import type { Row, TableDefinition } from "./tables/define.ts";
-import type { ValidRow, ValidRows, ValidTables } from "./validate.ts";
+import type { ValidRow, ValidTables } from "./validate.ts";
 
 type Tables = SourceTables;
 type Valid = ValidTables<Tables>;
 
-export type Province = Row<Tables["provinces"]>;
+type Province = Row<Tables["provinces"]>;
 export type Subject = Row<Tables["subjects"]>;
 export type { Requirement } from "./catalogue.ts";
 export type Qualification = Row<Tables["qualifications"]> & Omit<Judgement, "requirementsStatement">;
-export type ApplicationCycle = Row<Tables["applicationCycles"]>;
-export type UniversityFee = Row<Tables["universityFees"]>;
+type ApplicationCycle = Row<Tables["applicationCycles"]>;
+type UniversityFee = Row<Tables["universityFees"]>;
 export type University = Row<Tables["universities"]> & {
   province: Province;
   cycles: ApplicationCycle[];
@@ -27,11 +27,11 @@ export type University = Row<Tables["universities"]> & {
   qualifications: Qualification[];
   prospectuses: Prospectus[];
 };
-export type NscResult = Row<Tables["nscResults"]>;
+type NscResult = Row<Tables["nscResults"]>;
 /** nsc_results: the school's NSC results by EMIS number, newest year first ([] when the report has none). */
 export type HighSchool = Row<Tables["highSchools"]> & { id: string; province: Province; nsc_results: NscResult[] };
 export type PostalCode = Row<Tables["postalCodes"]> & { id: string; province: Province | null };
-export type { Bursary, BursaryCycle, FieldOfStudy } from "./bursaries.ts";
+export type { Bursary } from "./bursaries.ts";
 export type Prospectus = Row<Tables["prospectuses"]> & { id: string };
 
 export type Model = {
@@ -47,9 +47,7 @@ export type Model = {
   prospectuses: Prospectus[];
 };
 
-export { byText };
-
-export function groupBy<V>(values: Iterable<V>, keyOf: (value: V) => string): Map<string, V[]> {
+function groupBy<V>(values: Iterable<V>, keyOf: (value: V) => string): Map<string, V[]> {
   const groups = new Map<string, V[]>();
   for (const value of values) {
     const key = keyOf(value);
@@ -105,7 +103,12 @@ function danglingReferences(
     for (const { at, row } of rows) {
       const value = row[reference.column];
       if (value === null || value === undefined || targets.has(value)) continue;
-      problems.push({ ...at, column: reference.column, value: String(value), expected: `a ${reference.targetColumn} that exists in ${reference.table}` });
+      problems.push({
+        ...at,
+        column: reference.column,
+        value: String(value),
+        expected: `a ${reference.targetColumn} that exists in ${reference.table}`,
+      });
     }
   }
   return problems;
@@ -127,9 +130,18 @@ function checkFilePerUniversity<T extends object>(
   return problems;
 }
 
-function linkQualifications(valid: Valid, subjectBySlug: Map<string, Subject>, problems: Problem[]): { qualifications: Qualification[]; conflicts: Conflict[] } {
+function linkQualifications(
+  valid: Valid,
+  subjectBySlug: Map<string, Subject>,
+  problems: Problem[],
+): { qualifications: Qualification[]; conflicts: Conflict[] } {
   problems.push(
-    ...checkFilePerUniversity(valid.qualifications, (q) => q.university_slug, "university_slug", (fileSlug) => `the university of this file, ${fileSlug} (one file per university)`),
+    ...checkFilePerUniversity(
+      valid.qualifications,
+      (q) => q.university_slug,
+      "university_slug",
+      (fileSlug) => `the university of this file, ${fileSlug} (one file per university)`,
+    ),
   );
   const catalogue = judgeCatalogue(valid, subjectBySlug);
   problems.push(...catalogue.problems);
@@ -162,7 +174,12 @@ function linkProspectuses(valid: Valid): Prospectus[] {
   );
 }
 
-function linkUniversities(valid: Valid, provinceById: Map<string, Province>, qualifications: Qualification[], prospectuses: Prospectus[]): University[] {
+function linkUniversities(
+  valid: Valid,
+  provinceById: Map<string, Province>,
+  qualifications: Qualification[],
+  prospectuses: Prospectus[],
+): University[] {
   const cyclesBy = groupBy(rowsOf(valid.applicationCycles), (c) => c.university_slug);
   const feesBy = groupBy(rowsOf(valid.universityFees), (f) => f.university_slug);
   const qualificationsBy = groupBy(qualifications, (q) => q.university_slug);
@@ -176,7 +193,9 @@ function linkUniversities(valid: Valid, provinceById: Map<string, Province>, qua
     const fees = (feesBy.get(row.slug) ?? []).sort(
       (a, b) => b.intake_year - a.intake_year || byText(a.fee_type, b.fee_type) || byText(a.applies_to, b.applies_to),
     );
-    return [{ ...row, province, cycles, fees, qualifications: qualificationsBy.get(row.slug) ?? [], prospectuses: prospectusesBy.get(row.slug) ?? [] }];
+    return [
+      { ...row, province, cycles, fees, qualifications: qualificationsBy.get(row.slug) ?? [], prospectuses: prospectusesBy.get(row.slug) ?? [] },
+    ];
   });
   return universities.sort((a, b) => byText(a.name, b.name));
 }

@@ -7,7 +7,7 @@ import { parse } from "csv-parse/sync";
 import type { TableDefinition } from "./tables/define.ts";
 import type { Place, Problem } from "./problems.ts";
 
-export type RawRow = Place & { cells: Record<string, string> };
+type RawRow = Place & { cells: Record<string, string> };
 export type RawTable = {
   definition: TableDefinition;
   files: string[];
@@ -38,7 +38,8 @@ export async function loadTables(
       definition.imported && folders.imported !== undefined
         ? (await fg(definition.patterns, { cwd: folders.imported, absolute: true, onlyFiles: true })).sort()
         : [];
-    const files = overrides.length > 0 ? overrides : (await fg(definition.patterns, { cwd: folders.sources, absolute: true, onlyFiles: true })).sort();
+    const files =
+      overrides.length > 0 ? overrides : (await fg(definition.patterns, { cwd: folders.sources, absolute: true, onlyFiles: true })).sort();
     const rows: RawRow[] = [];
     let unreadable = false;
     for (const file of files) {
@@ -100,7 +101,9 @@ async function loadFile(file: string, shown: string, definition: TableDefinition
       continue;
     }
     const cells: Record<string, string> = {};
-    columns.forEach((column, i) => (cells[column] = record[i] ?? ""));
+    columns.forEach((column, i) => {
+      cells[column] = record[i] ?? "";
+    });
     rows.push({ file: shown, line: info.lines, cells });
   }
   return rows;

@@ -19,9 +19,3 @@ export function formatProblem(p: Problem): string {
   const value = p.value === undefined ? "" : ` value ${JSON.stringify(p.value)}:`;
   return `${where}:${value} expected ${p.expected}`;
 }
-
-export class BuildFailed extends Error {
-  constructor(readonly problems: Problem[]) {
-    super(`${problems.length} problem${problems.length === 1 ? "" : "s"} in the sources`);
-  }
-}

@@ -17,7 +17,7 @@ import type { ExampleSource } from "../schema/operations.ts";
 import type { EmittedFile } from "./emit.ts";
 
 /** Examples read from the emitted data files, the way the Worker reads them. */
-export function examplesFrom(files: EmittedFile[], manifest: Manifest, today: string): ExampleSource {
+function examplesFrom(files: EmittedFile[], manifest: Manifest, today: string): ExampleSource {
   const byPath = new Map(files.map((f) => [f.path, f.content]));
   const read = <T>(file: string): T | null => {
     const content = byPath.get(file);
@@ -89,7 +89,9 @@ window.ui = SwaggerUIBundle({
 
 async function rendererFiles(): Promise<EmittedFile[]> {
   const folder = path.dirname(createRequire(import.meta.url).resolve("swagger-ui-dist/package.json"));
-  return Promise.all(RENDERER_FILES.map(async (name) => ({ path: `${DOCS_PATH}/${name}`, content: await readFile(path.join(folder, name), "utf8") })));
+  return Promise.all(
+    RENDERER_FILES.map(async (name) => ({ path: `${DOCS_PATH}/${name}`, content: await readFile(path.join(folder, name), "utf8") })),
+  );
 }
 
 /** The public documents of this build, one per entry of PUBLIC_DOCUMENTS. */
@@ -103,6 +105,7 @@ export async function publicDocuments(data: { files: EmittedFile[]; manifest: Ma
   ];
   const expected = PUBLIC_DOCUMENTS.map((d) => d.file).sort();
   const written = files.map((f) => f.path).sort();
-  if (JSON.stringify(expected) !== JSON.stringify(written)) throw new Error(`public documents: wrote ${written.join(", ")}, the Worker serves ${expected.join(", ")}`);
+  if (JSON.stringify(expected) !== JSON.stringify(written))
+    throw new Error(`public documents: wrote ${written.join(", ")}, the Worker serves ${expected.join(", ")}`);
   return files;
 }

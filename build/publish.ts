@@ -5,7 +5,11 @@ import { mkdtemp, rename, rm, stat, readdir } from "node:fs/promises";
 import path from "node:path";
 import { writeFiles, type EmittedFile } from "./emit.ts";
 
-const exists = (p: string) => stat(p).then(() => true, () => false);
+const exists = (p: string) =>
+  stat(p).then(
+    () => true,
+    () => false,
+  );
 
 function parkedName(outDir: string) {
   return path.join(path.dirname(outDir), `.${path.basename(outDir)}-previous`);

@@ -47,8 +47,20 @@ function qualificationRecord(q: Qualification, scheme: ApsScheme | undefined): a
     confidence: q.confidence,
     source_url: q.source_url,
     verified_on: q.verified_on,
-    general_requirements: q.generalRequirements.map((g) => ({ rule: g.rule, min_level: g.min_level, min_percentage: g.min_percentage, alternative_group: g.alternative_group })),
-    sources: q.sources.map((s) => ({ witness: s.witness, title: s.title, kind: s.kind, url: s.url, intake_year: s.intake_year, verified_on: s.verified_on })),
+    general_requirements: q.generalRequirements.map((g) => ({
+      rule: g.rule,
+      min_level: g.min_level,
+      min_percentage: g.min_percentage,
+      alternative_group: g.alternative_group,
+    })),
+    sources: q.sources.map((s) => ({
+      witness: s.witness,
+      title: s.title,
+      kind: s.kind,
+      url: s.url,
+      intake_year: s.intake_year,
+      verified_on: s.verified_on,
+    })),
   };
 }
 
@@ -183,11 +195,19 @@ function collection<Detail, Item>(
 
 export function resourceRecords(model: Model, schemes: Map<string, ApsScheme>, variants: Map<string, ApsScheme> = new Map()): ResourceRecords[] {
   return [
-    collection("universities", model.universities.map((u) => ({ key: u.slug, record: universityRecord(u) })), api.University, api.UniversityListItem),
+    collection(
+      "universities",
+      model.universities.map((u) => ({ key: u.slug, record: universityRecord(u) })),
+      api.University,
+      api.UniversityListItem,
+    ),
     {
       ...collection(
         "qualifications",
-        model.qualifications.map((q) => ({ key: q.id, record: qualificationRecord(q, (q.aps_scheme === null ? undefined : variants.get(q.aps_scheme)) ?? schemes.get(q.university_slug)) })),
+        model.qualifications.map((q) => ({
+          key: q.id,
+          record: qualificationRecord(q, (q.aps_scheme === null ? undefined : variants.get(q.aps_scheme)) ?? schemes.get(q.university_slug)),
+        })),
         api.Qualification,
         api.QualificationListItem,
       ),
@@ -203,16 +223,33 @@ export function resourceRecords(model: Model, schemes: Map<string, ApsScheme>, v
         items: model.subjects.map((s): api.Subject => ({ slug: s.slug, name: s.name, group: s.group, language_level: s.language_level })),
       },
     },
-    collection("high-schools", model.highSchools.map((h) => ({ key: h.id, record: highSchoolRecord(h) })), api.HighSchool, api.HighSchoolListItem),
-    collection("bursaries", model.bursaries.map((b) => ({ key: b.slug, record: bursaryRecord(b) })), api.Bursary, api.BursaryListItem),
+    collection(
+      "high-schools",
+      model.highSchools.map((h) => ({ key: h.id, record: highSchoolRecord(h) })),
+      api.HighSchool,
+      api.HighSchoolListItem,
+    ),
+    collection(
+      "bursaries",
+      model.bursaries.map((b) => ({ key: b.slug, record: bursaryRecord(b) })),
+      api.Bursary,
+      api.BursaryListItem,
+    ),
     {
       name: "fields-of-study",
       whole: {
         schema: api.FieldOfStudy,
-        items: model.fieldsOfStudy.map((f): api.FieldOfStudy => ({ slug: f.slug, name: f.name, description: f.description, bursary_count: f.bursary_count })),
+        items: model.fieldsOfStudy.map(
+          (f): api.FieldOfStudy => ({ slug: f.slug, name: f.name, description: f.description, bursary_count: f.bursary_count }),
+        ),
       },
     },
-    collection("postal-codes", model.postalCodes.map((p) => ({ key: p.id, record: postalCodeRecord(p) })), api.PostalCode, api.PostalCodeListItem),
+    collection(
+      "postal-codes",
+      model.postalCodes.map((p) => ({ key: p.id, record: postalCodeRecord(p) })),
+      api.PostalCode,
+      api.PostalCodeListItem,
+    ),
     { name: "prospectuses", list: { schema: api.StoredProspectus, items: model.prospectuses.map(storedProspectusRecord) } },
     {
       name: "provinces",

@@ -11,8 +11,8 @@ import { ISO_DATE as DATE_FORMAT } from "../lib/vocabulary.ts";
 // The API's reference date is "today in Johannesburg"; it lives in lib/ because the build uses it too.
 export { todayInJohannesburg } from "../lib/dates.ts";
 
-export const GENDERS = ["female", "male"] as const;
-export const CITIZENSHIPS = ["citizen", "permanent_resident", "refugee"] as const;
+const GENDERS = ["female", "male"] as const;
+const CITIZENSHIPS = ["citizen", "permanent_resident", "refugee"] as const;
 export type Gender = (typeof GENDERS)[number];
 export type Citizenship = (typeof CITIZENSHIPS)[number];
 
@@ -28,7 +28,7 @@ export interface CalendarDate {
  * come together with INVALID_LENGTH and/or NON_DIGIT) say what the input most likely suffered from, so a
  * client can tell its user what to fix.
  */
-export const ID_ERROR_DESCRIPTIONS = {
+const ID_ERROR_DESCRIPTIONS = {
   NOT_A_STRING: "The ID number must be a string (no other check is made).",
   INVALID_LENGTH: "An ID number has exactly 13 digits (after trimming outer whitespace).",
   NON_DIGIT: "An ID number contains only the ASCII digits 0-9.",
@@ -68,20 +68,30 @@ export interface ParsedId {
 
 /** POST /v1/id/parse: the request body. Anything else is 422 invalid_id_request (functions/compute.ts). */
 export const IdParseRequestSchema = z.object({
-  id_number: z.string().describe("A 13-digit South African ID number; outer whitespace is ignored. Any other string is answered with `valid: false` and the reasons in `errors`."),
+  id_number: z
+    .string()
+    .describe(
+      "A 13-digit South African ID number; outer whitespace is ignored. Any other string is answered with `valid: false` and the reasons in `errors`.",
+    ),
 });
 
 /** The parser's result as the API returns it (the `data` of a 200), for the OpenAPI document and response checks. */
 export const ParsedIdSchema = z.object({
   id_number: z.string().nullable().describe("The input exactly as given."),
   valid: z.boolean().describe("Length, digits, date, citizenship and checksum all pass."),
-  date_of_birth: z.string().regex(DATE_FORMAT).nullable().describe("YYYY-MM-DD, the most recent date not after today that the YYMMDD digits name; null unless 13 digits whose YYMMDD is a real date."),
+  date_of_birth: z
+    .string()
+    .regex(DATE_FORMAT)
+    .nullable()
+    .describe("YYYY-MM-DD, the most recent date not after today that the YYMMDD digits name; null unless 13 digits whose YYMMDD is a real date."),
   gender: z.enum(GENDERS).nullable().describe("From the sequence digits 7-10: 0000-4999 female, 5000-9999 male; null unless 13 digits."),
   citizenship: z.enum(CITIZENSHIPS).nullable().describe("From digit 11: 0 citizen, 1 permanent resident, 2 refugee; null otherwise."),
   luhn_valid: z.boolean().describe("The Luhn check over all 13 digits; false when the input is not 13 digits."),
-  errors: z
-    .array(z.enum(ID_ERROR_CODES as [IdErrorCode, ...IdErrorCode[]]))
-    .describe(`Why the number is invalid; empty exactly when valid:\n${Object.entries(ID_ERROR_DESCRIPTIONS).map(([code, text]) => `- \`${code}\`: ${text}`).join("\n")}`),
+  errors: z.array(z.enum(ID_ERROR_CODES as [IdErrorCode, ...IdErrorCode[]])).describe(
+    `Why the number is invalid; empty exactly when valid:\n${Object.entries(ID_ERROR_DESCRIPTIONS)
+      .map(([code, text]) => `- \`${code}\`: ${text}`)
+      .join("\n")}`,
+  ),
 });
 
 const DIGIT_0 = 48;
@@ -161,7 +171,10 @@ export function buildIdNumber(parts: IdNumberParts): string {
   if (!Number.isInteger(sequence) || sequence < 0 || sequence > 9999) {
     throw new RangeError(`sequence must be an integer 0-9999, got ${sequence}`);
   }
-  for (const [name, digit] of [["citizenshipDigit", citizenshipDigit], ["aDigit", aDigit]] as const) {
+  for (const [name, digit] of [
+    ["citizenshipDigit", citizenshipDigit],
+    ["aDigit", aDigit],
+  ] as const) {
     if (!Number.isInteger(digit) || digit < 0 || digit > 9) {
       throw new RangeError(`${name} must be an integer 0-9, got ${digit}`);
     }
@@ -298,10 +311,6 @@ function daysInMonth(year: number, month: number): number {
   return month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
 }
 
-function formatDate(year: number, month: number, day: number): string {
-  return `${String(year).padStart(4, "0")}-${String(month).padStart(2, "0")}-${String(day).padStart(2, "0")}`;
-}
-
 const ISO_DATE = /^([0-9]{4})-([0-9]{2})-([0-9]{2})$/;
 
 // The Worker passes the same "today" string on every call; remembering the last one spares the regex.
@@ -349,5 +358,6 @@ function toYymmdd(date: string): string {
   if (isAsciiDigits(date, 6)) return date;
   const match = ISO_DATE.exec(date);
   if (!match) throw new RangeError(`date must be YYYY-MM-DD or YYMMDD, got ${JSON.stringify(date)}`);
-  return `${match[1]!.slice(2)}${match[2]}${match[3]}`;
+  const [, year = "", month = "", day = ""] = match;
+  return `${year.slice(2)}${month}${day}`;
 }

@@ -14,12 +14,14 @@
 export const REQUIREMENT_RULES = ["other-language", "other-subject"] as const;
 export type RequirementRule = (typeof REQUIREMENT_RULES)[number];
 
-export type RequirementOption = { subject: string; rule?: undefined; min_percentage: number; min_level: number } | { rule: RequirementRule; subject?: undefined; min_percentage: number; min_level: number };
+type RequirementOption =
+  | { subject: string; rule?: undefined; min_percentage: number; min_level: number }
+  | { rule: RequirementRule; subject?: undefined; min_percentage: number; min_level: number };
 
 export type RequirementClause = { options: RequirementOption[]; recommended: boolean };
 
 /** The lowest percentage of each NSC achievement level 1..7. */
-export const LEVEL_FLOOR = [0, 30, 40, 50, 60, 70, 80] as const;
+const LEVEL_FLOOR = [0, 30, 40, 50, 60, 70, 80] as const;
 
 export function levelOfPercentage(percentage: number): number {
   let level = 1;
@@ -29,7 +31,7 @@ export function levelOfPercentage(percentage: number): number {
   return level;
 }
 
-export function percentageOfLevel(level: number): number {
+function percentageOfLevel(level: number): number {
   return LEVEL_FLOOR[level - 1] ?? 0;
 }
 
@@ -47,7 +49,8 @@ function parseItem(text: string): RequirementOption | string {
   const min_level = percent ? levelOfPercentage(number) : number;
   if (name.startsWith("@")) {
     const rule = name.slice(1);
-    if (!(REQUIREMENT_RULES as readonly string[]).includes(rule)) return `"${text}": the rules are ${REQUIREMENT_RULES.map((r) => `@${r}`).join(", ")}`;
+    if (!(REQUIREMENT_RULES as readonly string[]).includes(rule))
+      return `"${text}": the rules are ${REQUIREMENT_RULES.map((r) => `@${r}`).join(", ")}`;
     return { rule: rule as RequirementRule, min_percentage, min_level };
   }
   if (!SLUG.test(name)) return `"${text}": "${name}" is not a subject slug`;
@@ -80,7 +83,7 @@ export function parseRequirements(cell: string): ParsedRequirements | null {
 const optionKey = (o: RequirementOption) => `${o.subject ?? `@${o.rule}`}:${o.min_percentage}`;
 
 /** One clause in canonical text: options sorted, every bound as a percentage. */
-export function clauseKey(clause: RequirementClause): string {
+function clauseKey(clause: RequirementClause): string {
   return `${clause.recommended ? "~" : ""}${clause.options.map(optionKey).sort().join("|")}`;
 }
 

@@ -7,13 +7,10 @@
 // that breaks them, so a hand-made token cannot widen what a publishable token can do.
 import { isPublishableScope, parseScopeClaim } from "./scopes.ts";
 
-export const TOKEN_TYPES = ["secret", "pub"] as const;
-export type TokenType = (typeof TOKEN_TYPES)[number];
-
 export type TokenKind = { type: "secret" } | { type: "pub"; origins: string[] };
 
 /** At most this many origins in one publishable token (one per site: a partner with more mints more tokens). */
-export const MAX_ORIGINS = 20;
+const MAX_ORIGINS = 20;
 
 /**
  * Why `text` is not an origin as a browser writes it in the `Origin` header (scheme, host and a port other
@@ -27,7 +24,8 @@ export function originProblem(text: string): string | null {
     return `'${text}' is not an origin (write it as https://host or https://host:port)`;
   }
   if (url.protocol !== "https:" && url.protocol !== "http:") return `'${text}' is not an http(s) origin`;
-  if (url.origin !== text) return `'${text}' is not written as a browser sends it: use '${url.origin}' (no path, no trailing slash, lower case, no default port)`;
+  if (url.origin !== text)
+    return `'${text}' is not written as a browser sends it: use '${url.origin}' (no path, no trailing slash, lower case, no default port)`;
   return null;
 }
 
@@ -35,7 +33,9 @@ export function originProblem(text: string): string | null {
 export function tokenKindOf(claims: Record<string, unknown>): { kind: TokenKind } | { problems: string[] } {
   const type = claims.token_type ?? "secret";
   if (type === "secret") {
-    return claims.origins === undefined ? { kind: { type: "secret" } } : { problems: ["origins belong to publishable tokens only (token_type 'pub')"] };
+    return claims.origins === undefined
+      ? { kind: { type: "secret" } }
+      : { problems: ["origins belong to publishable tokens only (token_type 'pub')"] };
   }
   if (type !== "pub") return { problems: [`token_type must be 'secret' or 'pub', not ${JSON.stringify(type)}`] };
   const problems: string[] = [];

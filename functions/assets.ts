@@ -10,7 +10,7 @@ import type { Env } from "./env.ts";
 
 const ASSET_ORIGIN = "https://assets.internal";
 /** The manifest changes only with a new build; re-reading it now and then lets `wrangler dev` pick up a rebuild. */
-export const MANIFEST_TTL_MS = 10_000;
+const MANIFEST_TTL_MS = 10_000;
 
 type Cache = {
   manifest: { value: Manifest; readAt: number } | null;

@@ -16,9 +16,9 @@ export type Principal = { sub: string; jti: string; scopes: Set<string>; expires
 const REALM = 'Bearer realm="sa-edu-data-api"';
 const CACHE_LIMIT = 1_000;
 /** Allowed difference between our clock and the token issuer's. */
-export const CLOCK_TOLERANCE_SECONDS = 30;
+const CLOCK_TOLERANCE_SECONDS = 30;
 /** The longest a token may be valid (exp - iat) unless TOKEN_MAX_LIFETIME_DAYS says otherwise. */
-export const DEFAULT_MAX_LIFETIME_DAYS = 400;
+const DEFAULT_MAX_LIFETIME_DAYS = 400;
 
 let keySetFor: { jwks: string; keySet: ReturnType<typeof createLocalJWKSet> } | null = null;
 const verified = new Map<string, Principal>();
@@ -85,7 +85,8 @@ export async function authenticate(request: Request, env: Env, now = Date.now())
       }));
     } catch (error) {
       if (error instanceof joseErrors.JWTExpired) throw unauthorized("token_expired", "The token has expired");
-      if (error instanceof joseErrors.JWTClaimValidationFailed) throw unauthorized("invalid_token", `The token's claims are not valid: ${error.message}`);
+      if (error instanceof joseErrors.JWTClaimValidationFailed)
+        throw unauthorized("invalid_token", `The token's claims are not valid: ${error.message}`);
       throw unauthorized("invalid_token", "The token's signature could not be verified with this deployment's keys");
     }
     checkIssuedAt(payload, env, Math.floor(now / 1000));

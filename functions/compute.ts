@@ -5,7 +5,7 @@ import { todayInJohannesburg } from "../lib/dates.ts";
 import { ApiError } from "./errors.ts";
 import { jsonResponse } from "./respond.ts";
 
-export const MAX_BODY_BYTES = 16 * 1024;
+const MAX_BODY_BYTES = 16 * 1024;
 
 function isJsonContentType(header: string | null): boolean {
   if (header === null) return false;
@@ -48,7 +48,8 @@ export async function readJsonBody(request: Request): Promise<unknown> {
   const bytes = await readLimited(request, MAX_BODY_BYTES);
   if (bytes === null) throw tooLarge();
   try {
-    return JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes));
+    // ignoreBOM false is the default (a leading BOM is dropped); workerd's types ask for both options.
+    return JSON.parse(new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(bytes));
   } catch {
     throw new ApiError("malformed_json", "The request body is not well-formed JSON (UTF-8)");
   }
@@ -64,4 +65,3 @@ export function answerIdParse(body: unknown, now: Date): Response {
   const parsed = parseIdNumber(idNumber, todayInJohannesburg(now));
   return jsonResponse(JSON.stringify({ data: parsed }), 200, { "cache-control": "no-store" });
 }
-

@@ -9,7 +9,7 @@ const ALLOWED_METHODS = "GET, HEAD, POST, OPTIONS";
 const ALLOWED_HEADERS = "Authorization, Content-Type, If-None-Match";
 const EXPOSED_HEADERS = "ETag, X-Data-Version, WWW-Authenticate, Allow, RateLimit, RateLimit-Policy, Retry-After";
 
-export function allowedOrigin(request: Request, env: Env): string | null {
+function allowedOrigin(request: Request, env: Env): string | null {
   const origins = listSetting(env.CORS_ORIGINS ?? "*");
   if (origins.includes("*")) return "*";
   const origin = request.headers.get("origin");

@@ -14,7 +14,10 @@ export async function servePublicDocument(target: DocumentTarget, request: Reque
   if (target.kind === "redirect") return new Response(null, { status: 302, headers: { location: target.location, "cache-control": cacheControl } });
   const { document } = target;
   const ifNoneMatch = request.headers.get("if-none-match");
-  const [asset, manifest] = await Promise.all([fetchAsset(env, document.file, ifNoneMatch === null ? {} : { "if-none-match": ifNoneMatch }), manifestOf(env)]);
+  const [asset, manifest] = await Promise.all([
+    fetchAsset(env, document.file, ifNoneMatch === null ? {} : { "if-none-match": ifNoneMatch }),
+    manifestOf(env),
+  ]);
   if (asset.status !== 200 && asset.status !== 304) {
     await asset.body?.cancel();
     // Every build writes these files (build/public-documents.ts): a missing one is a broken deployment.

@@ -33,7 +33,7 @@ async function resolveProvinces(criteria: Criterion[], env: Env, manifest: Manif
 }
 
 /** The parts of a list's find index, parsed once per isolate and data version. */
-export async function findIndexParts(env: Env, manifest: Manifest, resource: string): Promise<FindIndexPart[]> {
+async function findIndexParts(env: Env, manifest: Manifest, resource: string): Promise<FindIndexPart[]> {
   const entry = manifest.find?.[resource];
   if (!entry) throw new Error(`the manifest has no find index for ${resource}: rebuild dist/ with this version of the build`);
   const parts = await Promise.all(entry.parts.map((part) => cachedJsonAsset<FindIndexPart>(env, manifest, part.path)));

@@ -24,9 +24,13 @@ export function parseListQuery(resource: string, params: URLSearchParams): ListQ
   const unknown = [...new Set(names.filter((name) => !Object.hasOwn(table, name)))];
   if (unknown.length > 0) {
     const takes = accepted.length > 0 ? `takes only: ${accepted.join(", ")}` : "takes no query parameters";
-    throw new ApiError("unknown_parameter", `Unknown query parameter${unknown.length > 1 ? "s" : ""} ${unknown.map((n) => `'${n}'`).join(", ")}: /v1/data/${resource} ${takes}`, {
-      details: unknown.map((name) => ({ path: name, message: `is not a parameter of this endpoint, which ${takes}` })),
-    });
+    throw new ApiError(
+      "unknown_parameter",
+      `Unknown query parameter${unknown.length > 1 ? "s" : ""} ${unknown.map((n) => `'${n}'`).join(", ")}: /v1/data/${resource} ${takes}`,
+      {
+        details: unknown.map((name) => ({ path: name, message: `is not a parameter of this endpoint, which ${takes}` })),
+      },
+    );
   }
 
   const repeated = [...new Set(names.filter((name, i) => names.indexOf(name) !== i))];
@@ -58,9 +62,13 @@ export function parseListQuery(resource: string, params: URLSearchParams): ListQ
     else criteria.push({ name, match: definition.match, value: parsed.data });
   }
   if (problems.length > 0) {
-    throw new ApiError("invalid_parameter", `Invalid query parameter${problems.length > 1 ? "s" : ""}: ${problems.map((p) => `${p.path} ${p.message}`).join("; ")}`, {
-      details: problems,
-    });
+    throw new ApiError(
+      "invalid_parameter",
+      `Invalid query parameter${problems.length > 1 ? "s" : ""}: ${problems.map((p) => `${p.path} ${p.message}`).join("; ")}`,
+      {
+        details: problems,
+      },
+    );
   }
   return { page, criteria, radiusKm };
 }

@@ -46,7 +46,9 @@ function policyOf(env: Env, rateClass: RateLimitClass): RateLimitPolicySetting &
   const policy = env.RATE_LIMITS?.[rateClass];
   const valid = policy !== undefined && Number.isInteger(policy.limit) && policy.limit > 0 && (policy.period === 10 || policy.period === 60);
   if (binding === undefined || !valid) {
-    console.error(`the ${rateClass} rate limit is not configured: binding ${RATE_LIMIT_BINDINGS[rateClass]} ${binding ? "present" : "missing"}, RATE_LIMITS.${rateClass} = ${JSON.stringify(policy)}`);
+    console.error(
+      `the ${rateClass} rate limit is not configured: binding ${RATE_LIMIT_BINDINGS[rateClass]} ${binding ? "present" : "missing"}, RATE_LIMITS.${rateClass} = ${JSON.stringify(policy)}`,
+    );
     throw new ApiError("misconfigured", "This deployment's rate limits are not configured; the error has been logged");
   }
   return { ...policy, binding };
@@ -79,9 +81,13 @@ export async function countRequest(env: Env, rateClass: RateLimitClass, key: str
 /** The 429 for a refused request. */
 export function rateLimited(outcome: RateLimitOutcome): ApiError {
   const who = outcome.class === "anonymous" ? "from this address without a valid token" : `for this ${outcome.class} token`;
-  return new ApiError("rate_limited", `Too many requests ${who}: at most ${outcome.limit} every ${outcome.period} s; try again in ${outcome.reset} s`, {
-    headers: { "retry-after": String(outcome.reset) },
-  });
+  return new ApiError(
+    "rate_limited",
+    `Too many requests ${who}: at most ${outcome.limit} every ${outcome.period} s; try again in ${outcome.reset} s`,
+    {
+      headers: { "retry-after": String(outcome.reset) },
+    },
+  );
 }
 
 /** The IETF RateLimit fields (draft-ietf-httpapi-ratelimit-headers-10) for a counted request. */

@@ -4,7 +4,7 @@ import { ApiError } from "./errors.ts";
 export const JSON_CONTENT_TYPE = "application/json; charset=utf-8";
 
 /** The one place an error becomes a response: {"error": {status, code, message, details?}}, never cached. */
-export function errorResponse(error: ApiError): Response {
+function errorResponse(error: ApiError): Response {
   const { status, code, message } = error;
   const { details, headers } = error.options;
   const body = { error: { status, code, message, ...(details ? { details } : {}) } };

@@ -18,14 +18,11 @@ export type Target =
   | { kind: "redirect"; location: string };
 
 /** "public": no token needed (documents a browser opens from a link, which cannot carry a bearer token). */
-export type Access = RequiredScope | "public";
+type Access = RequiredScope | "public";
 
 export type Route = { target: Target; access: Access };
 
-export type RouteMatch =
-  | { kind: "route"; route: Route }
-  | { kind: "not-found" }
-  | { kind: "method-not-allowed"; allow: string };
+export type RouteMatch = { kind: "route"; route: Route } | { kind: "not-found" } | { kind: "method-not-allowed"; allow: string };
 
 const { slug: SLUG, uuid: UUID, opaqueId: OPAQUE } = PATTERN;
 
@@ -62,7 +59,12 @@ export const ROUTES: Definition[] = [
   },
   { pattern: /^\/v1\/data\/subjects$/, methods: READ, access: ENDPOINT_SCOPES.subjects, target: () => ({ kind: "whole", resource: "subjects" }) },
   { pattern: /^\/v1\/data\/aps-calculator$/, methods: WRITE, access: ENDPOINT_SCOPES.apsCalculator, target: () => ({ kind: "aps" }) },
-  { pattern: /^\/v1\/data\/aps-calculator\/compare$/, methods: WRITE, access: ENDPOINT_SCOPES.apsCalculator, target: () => ({ kind: "aps-compare" }) },
+  {
+    pattern: /^\/v1\/data\/aps-calculator\/compare$/,
+    methods: WRITE,
+    access: ENDPOINT_SCOPES.apsCalculator,
+    target: () => ({ kind: "aps-compare" }),
+  },
   ...collection("high-schools", OPAQUE, ENDPOINT_SCOPES.highSchools),
   ...collection("bursaries", SLUG, ENDPOINT_SCOPES.bursaries),
   {
@@ -98,7 +100,14 @@ export const ROUTES: Definition[] = [
 function publicDocumentRoutes(): Definition[] {
   const exact = (path: string) => new RegExp(`^${path.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}$`);
   return [
-    ...PUBLIC_DOCUMENTS.map((document): Definition => ({ pattern: exact(document.path), methods: READ, access: "public", target: () => ({ kind: "public-document", document }) })),
+    ...PUBLIC_DOCUMENTS.map(
+      (document): Definition => ({
+        pattern: exact(document.path),
+        methods: READ,
+        access: "public",
+        target: () => ({ kind: "public-document", document }),
+      }),
+    ),
     { pattern: /^\/$/, methods: READ, access: "public", target: () => ({ kind: "redirect", location: DOCS_PATH }) },
   ];
 }

@@ -8,16 +8,15 @@ import { DATASETS, DEFAULT_OUT_DIR, type Dataset, type ImportOptions } from "./r
 
 export { UsageError };
 
-
 export type CliCommand =
   | { kind: "help" }
   | ({ kind: "import" } & ImportOptions)
   | { kind: "all"; folder: string; outDir: string; verifiedOn: string };
 
-export function parseCommand(argv: readonly string[], today: string): CliCommand {
-  let parsed;
+/** node:util parseArgs on the command's options; a malformed option is a UsageError. */
+function parseOptions(argv: readonly string[]) {
   try {
-    parsed = parseArgs({
+    return parseArgs({
       args: [...argv],
       allowPositionals: true,
       strict: true,
@@ -31,7 +30,10 @@ export function parseCommand(argv: readonly string[], today: string): CliCommand
   } catch (error) {
     throw new UsageError(error instanceof Error ? error.message.split("\n")[0] : String(error));
   }
-  const { values, positionals } = parsed;
+}
+
+export function parseCommand(argv: readonly string[], today: string): CliCommand {
+  const { values, positionals } = parseOptions(argv);
   if (values.help) return { kind: "help" };
   const [dataset, ...inputs] = positionals;
   if (dataset !== "all" && !DATASETS.includes(dataset as Dataset)) {

@@ -46,12 +46,7 @@ export const PROVINCE_BOXES: Readonly<Record<ProvinceId, BoundingBox>> = {
 export const PROVINCE_MARGIN_DEGREES = 0.1;
 
 export function insideBox(box: BoundingBox, latitude: number, longitude: number, margin = 0): boolean {
-  return (
-    latitude >= box.south - margin &&
-    latitude <= box.north + margin &&
-    longitude >= box.west - margin &&
-    longitude <= box.east + margin
-  );
+  return latitude >= box.south - margin && latitude <= box.north + margin && longitude >= box.west - margin && longitude <= box.east + margin;
 }
 
 /** What happened to a row's coordinates; the first four publish a position, the rest publish null. */
@@ -68,14 +63,7 @@ export type CoordinateOutcome =
   | "outside_province";
 
 export const REPAIRED_OUTCOMES = ["swapped", "missing_decimal", "missing_decimal_swapped"] as const;
-export const NULLED_OUTCOMES = [
-  "missing",
-  "zero",
-  "row_misaligned",
-  "unparseable",
-  "outside_south_africa",
-  "outside_province",
-] as const;
+export const NULLED_OUTCOMES = ["missing", "zero", "row_misaligned", "unparseable", "outside_south_africa", "outside_province"] as const;
 
 export type CoordinateResult = {
   latitude: number | null;
@@ -86,11 +74,7 @@ export type CoordinateResult = {
 /** Cell values the DBE uses for "unknown". */
 const SENTINELS = new Set(["", "-", ".", "na", "n/a", "null", "none", "unknown", "99"]);
 
-type ParsedValue =
-  | { kind: "number"; value: number; lostDecimal: boolean }
-  | { kind: "blank" }
-  | { kind: "misaligned" }
-  | { kind: "unparseable" };
+type ParsedValue = { kind: "number"; value: number; lostDecimal: boolean } | { kind: "blank" } | { kind: "misaligned" } | { kind: "unparseable" };
 
 /**
  * One coordinate cell. Accepts a decimal point or a decimal comma (`-31,15778`, the national CSV).
@@ -116,7 +100,7 @@ export function parseCoordinateCell(raw: string): ParsedValue {
 }
 
 /** Six decimals is about 0.1 m: more than any school position is worth, and stable text in the CSV. */
-export function roundCoordinate(value: number): number {
+function roundCoordinate(value: number): number {
   return Math.round(value * 1e6) / 1e6;
 }
 
@@ -148,12 +132,6 @@ export function repairCoordinates(rawLongitude: string, rawLatitude: string, pro
   if (!insideBox(PROVINCE_BOXES[province], latitude, longitude, PROVINCE_MARGIN_DEGREES)) {
     return nothing("outside_province");
   }
-  const outcome: CoordinateOutcome = lostDecimal
-    ? swapped
-      ? "missing_decimal_swapped"
-      : "missing_decimal"
-    : swapped
-      ? "swapped"
-      : "ok";
+  const outcome: CoordinateOutcome = lostDecimal ? (swapped ? "missing_decimal_swapped" : "missing_decimal") : swapped ? "swapped" : "ok";
   return { latitude: roundCoordinate(latitude), longitude: roundCoordinate(longitude), outcome };
 }

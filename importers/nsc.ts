@@ -42,9 +42,17 @@ type RawYear = { progressed: string; wrote: string; achieved: string; percentage
 type RawSchool = { where: string; emis: string; centre: string; name: string; years: Map<number, RawYear> };
 type NscFile = { file: string; sheet: string | null; layout: "json" | "table"; schools: RawSchool[]; years: number[]; missingColumns: string[] };
 
-export type NscFileReport = { file: string; sheet: string | null; layout: "json" | "table"; years: number[]; schoolsRead: number; missingColumns: string[]; usable: boolean };
+type NscFileReport = {
+  file: string;
+  sheet: string | null;
+  layout: "json" | "table";
+  years: number[];
+  schoolsRead: number;
+  missingColumns: string[];
+  usable: boolean;
+};
 
-export type NscJoinKind = "matched" | "closed" | "not_secondary" | "other" | "unknown";
+type NscJoinKind = "matched" | "closed" | "not_secondary" | "other" | "unknown";
 
 export type NscReport = {
   files: NscFileReport[];
@@ -148,7 +156,10 @@ function readTable(table: SourceTable): NscFile {
       byYear.set(Number(year), columns);
     }
   });
-  const years = [...byYear].filter(([, c]) => c.wrote !== undefined && c.achieved !== undefined).map(([year]) => year).sort();
+  const years = [...byYear]
+    .filter(([, c]) => c.wrote !== undefined && c.achieved !== undefined)
+    .map(([year]) => year)
+    .sort();
   const missingColumns = [
     ...(emis === undefined ? ["emis_number"] : []),
     ...(years.length === 0 ? ["total_wrote_YYYY and total_achieved_YYYY (no year has both)"] : []),
@@ -161,7 +172,15 @@ function readTable(table: SourceTable): NscFile {
     years: new Map(
       years.map((year) => {
         const c = byYear.get(year) ?? {};
-        return [year, { progressed: cellAt(row, c.progressed), wrote: cellAt(row, c.wrote), achieved: cellAt(row, c.achieved), percentage: cellAt(row, c.percentage) }];
+        return [
+          year,
+          {
+            progressed: cellAt(row, c.progressed),
+            wrote: cellAt(row, c.wrote),
+            achieved: cellAt(row, c.achieved),
+            percentage: cellAt(row, c.percentage),
+          },
+        ];
       }),
     ),
   }));
@@ -172,7 +191,8 @@ const text = (value: unknown) => (value === null || value === undefined ? "" : t
 
 function readJson(file: string, data: unknown): NscFile {
   const name = path.basename(file);
-  if (!Array.isArray(data)) throw new UnreadableFileError(`${name} is not the NSC report's JSON layout (expected an array of schools, each with emis and results)`);
+  if (!Array.isArray(data))
+    throw new UnreadableFileError(`${name} is not the NSC report's JSON layout (expected an array of schools, each with emis and results)`);
   const entries = data.filter((entry): entry is Record<string, unknown> => typeof entry === "object" && entry !== null && !Array.isArray(entry));
   const missingColumns = [
     ...(entries.some((entry) => "emis" in entry) ? [] : ["emis"]),
@@ -194,7 +214,13 @@ function readJson(file: string, data: unknown): NscFile {
         percentage: text(y.percentage ?? y.pass_rate),
       });
     }
-    return { where: `entry ${index + 1}`, emis: text(record.emis), centre: text(record.centreNo ?? record.centre_number), name: collapseSpaces(text(record.name)), years: yearMap };
+    return {
+      where: `entry ${index + 1}`,
+      emis: text(record.emis),
+      centre: text(record.centreNo ?? record.centre_number),
+      name: collapseSpaces(text(record.name)),
+      years: yearMap,
+    };
   });
   return { file, sheet: null, layout: "json", schools, years: [...years].sort(), missingColumns };
 }
@@ -207,7 +233,9 @@ export async function readNscFile(file: string): Promise<NscFile[]> {
     try {
       data = JSON.parse((await readFile(file, "utf8")).replace(/^\ufeff/, ""));
     } catch (error) {
-      throw new UnreadableFileError(`${path.basename(file)} cannot be read as a .json file (${error instanceof Error ? error.message : String(error)})`);
+      throw new UnreadableFileError(
+        `${path.basename(file)} cannot be read as a .json file (${error instanceof Error ? error.message : String(error)})`,
+      );
     }
     return [readJson(file, data)];
   }
@@ -321,7 +349,8 @@ export function importNscFiles(
         const key = `${emis}|${year}`;
         const earlier = byKey.get(key);
         if (earlier === undefined) byKey.set(key, row);
-        else if (earlier.wrote === row.wrote && earlier.passed === row.passed && earlier.progressed === row.progressed) report.editions.sameFigures += 1;
+        else if (earlier.wrote === row.wrote && earlier.passed === row.passed && earlier.progressed === row.progressed)
+          report.editions.sameFigures += 1;
         else report.editions.newerKept += 1;
       }
     }
@@ -349,7 +378,13 @@ export function importNscFiles(
       without += 1;
       byProvince[entry.province] = (byProvince[entry.province] ?? 0) + 1;
     }
-    report.join = { against: masterlist.against, counts, examples, highSchoolsWithoutResults: without, highSchoolsWithoutResultsByProvince: byProvince };
+    report.join = {
+      against: masterlist.against,
+      counts,
+      examples,
+      highSchoolsWithoutResults: without,
+      highSchoolsWithoutResultsByProvince: byProvince,
+    };
   }
   return { rows, report };
 }

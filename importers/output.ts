@@ -6,14 +6,14 @@ import path from "node:path";
 export type CellValue = string | number | null;
 
 /** Quotes a cell only when CSV needs it (comma, quote, line break, or outer spaces). */
-export function csvCell(value: CellValue): string {
+function csvCell(value: CellValue): string {
   if (value === null) return "";
   const text = typeof value === "number" ? formatNumber(value) : value;
   return /[",\r\n]|^\s|\s$/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
 /** Plain decimal notation (never `1e-7`), so the build's decimal cells accept every value. */
-export function formatNumber(value: number): string {
+function formatNumber(value: number): string {
   if (Number.isInteger(value)) return String(value);
   return value.toFixed(6).replace(/0+$/, "").replace(/\.$/, "");
 }

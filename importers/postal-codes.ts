@@ -10,15 +10,7 @@ import type { ProvinceId } from "./coordinates.ts";
 /** SAPO's postal code list; the page it is linked from has moved over the years, the file has not. */
 export const SAPO_SOURCE_URL = "https://www.postoffice.co.za/contactus/postalcodes.xls";
 
-export const POSTAL_CODE_COLUMNS = [
-  "suburb",
-  "area",
-  "street_code",
-  "box_code",
-  "province_id",
-  "source_url",
-  "verified_on",
-] as const;
+export const POSTAL_CODE_COLUMNS = ["suburb", "area", "street_code", "box_code", "province_id", "source_url", "verified_on"] as const;
 
 export type PostalCodeRow = {
   suburb: string;

@@ -46,10 +46,7 @@ export type HeaderAlias = string | RegExp;
 export function findColumn(headers: readonly string[], aliases: readonly HeaderAlias[]): number | undefined {
   const normalised = headers.map(normaliseHeader);
   for (const alias of aliases) {
-    const index =
-      typeof alias === "string"
-        ? normalised.indexOf(normaliseHeader(alias))
-        : normalised.findIndex((header) => alias.test(header));
+    const index = typeof alias === "string" ? normalised.indexOf(normaliseHeader(alias)) : normalised.findIndex((header) => alias.test(header));
     if (index >= 0) return index;
   }
   return undefined;
@@ -90,7 +87,7 @@ const startsWith = (bytes: Uint8Array, magic: readonly number[]) => magic.every(
 export class UnreadableFileError extends Error {}
 
 /** Why a legacy workbook is refused, and what to do instead (docs/national-datasets.md). */
-export const LEGACY_WORKBOOK_ADVICE =
+const LEGACY_WORKBOOK_ADVICE =
   "a legacy Excel 97-2003 workbook, which the importers do not read: open it in a spreadsheet program and save it " +
   "as .xlsx or CSV (or run `soffice --headless --convert-to csv FILE`), then import that file";
 
@@ -116,7 +113,7 @@ export async function readTables(file: string): Promise<SourceTable[]> {
 }
 
 /** Every worksheet of an .xlsx workbook: the first non-blank row is the header, blank rows are skipped. */
-export async function readWorkbook(file: string, bytes: Uint8Array): Promise<SourceTable[]> {
+async function readWorkbook(file: string, bytes: Uint8Array): Promise<SourceTable[]> {
   if (!startsWith(bytes, ZIP_MAGIC)) throw new Error("not an Office Open XML workbook (no zip signature)");
   const workbook = new ExcelJS.Workbook();
   await workbook.xlsx.load(bytes as unknown as ArrayBuffer);
@@ -139,7 +136,7 @@ export async function readWorkbook(file: string, bytes: Uint8Array): Promise<Sou
 
 /** A cell as text: numbers at full precision (never the display format's rounding), formulas as their
  * cached result, rich text and hyperlinks as their plain text, errors as blank. */
-export function cellText(cell: unknown): string {
+function cellText(cell: unknown): string {
   if (cell === null || cell === undefined) return "";
   if (typeof cell === "string") return cell;
   if (typeof cell === "number") {
@@ -159,7 +156,7 @@ export function cellText(cell: unknown): string {
 }
 
 /** UTF-8 when the bytes are valid UTF-8, else Windows-1252 (what Excel's "CSV" export writes). */
-export function decodeText(bytes: Uint8Array): string {
+function decodeText(bytes: Uint8Array): string {
   try {
     return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
   } catch {
@@ -168,7 +165,7 @@ export function decodeText(bytes: Uint8Array): string {
 }
 
 /** The delimiter that occurs most often in the header line: `;` (DBE national CSV, SAPO), `,` or tab. */
-export function detectDelimiter(text: string): string {
+function detectDelimiter(text: string): string {
   const firstLine = text.replace(/^\ufeff/, "").split(/\r?\n/, 1)[0] ?? "";
   const candidates = [";", ",", "\t", "|"];
   let best = ",";

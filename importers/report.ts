@@ -34,9 +34,12 @@ export function formatSchoolsReport(report: SchoolsReport, outputFile: string, s
     lines.push(`    ${count(report.coordinates[outcome] ?? 0).padStart(7)}  set to null: ${outcome.replace(/_/g, " ")}`);
   }
   const repairs = report.textRepairs;
-  lines.push(`  mis-decoded characters (halfwidth katakana for Windows-1252 letters) repaired in ${count(repairs.names)} names, ${count(repairs.districts)} districts:`);
+  lines.push(
+    `  mis-decoded characters (halfwidth katakana for Windows-1252 letters) repaired in ${count(repairs.names)} names, ${count(repairs.districts)} districts:`,
+  );
   for (const [kind, n] of sortedEntries(repairs.byKind)) lines.push(`    ${count(n).padStart(7)}  ${kind}`);
-  for (const [char, n] of sortedEntries(repairs.unrepaired)) lines.push(`    ${count(n).padStart(7)}  LEFT AS IS: ${char} (no letter to repair it to)`);
+  for (const [char, n] of sortedEntries(repairs.unrepaired))
+    lines.push(`    ${count(n).padStart(7)}  LEFT AS IS: ${char} (no letter to repair it to)`);
   lines.push(`  wrote ${count(report.kept)} rows to ${outputFile} in ${seconds.toFixed(2)} s`);
   return lines.join("\n");
 }
@@ -73,10 +76,16 @@ export function formatNscReport(report: NscReport, outputFile: string, seconds: 
   for (const file of report.files) {
     const problem = file.missingColumns.length > 0 ? `  UNUSABLE: no column for ${file.missingColumns.join(", ")}` : "";
     const years = file.years.length > 0 ? `years ${file.years.join(", ")}` : "no years";
-    lines.push(`  ${where(file)} (${file.layout === "json" ? "JSON" : "one row per school"}, ${years}): ${count(file.schoolsRead)} schools read${problem}`);
+    lines.push(
+      `  ${where(file)} (${file.layout === "json" ? "JSON" : "one row per school"}, ${years}): ${count(file.schoolsRead)} schools read${problem}`,
+    );
   }
-  lines.push(`  total: ${count(report.schoolsRead)} schools read, ${count(report.schoolsKept)} with results, ${count(report.rows)} school-years kept`);
-  lines.push(`  EMIS numbers: ${count(report.emis.straySpaces)} with stray spaces removed, ${count(report.emis.leadingZerosRestored)} with leading zeros restored`);
+  lines.push(
+    `  total: ${count(report.schoolsRead)} schools read, ${count(report.schoolsKept)} with results, ${count(report.rows)} school-years kept`,
+  );
+  lines.push(
+    `  EMIS numbers: ${count(report.emis.straySpaces)} with stray spaces removed, ${count(report.emis.leadingZerosRestored)} with leading zeros restored`,
+  );
   if (Object.keys(report.droppedSchools).length > 0) {
     lines.push("  schools dropped, by reason:");
     for (const [reason, n] of sortedEntries(report.droppedSchools)) lines.push(`    ${count(n).padStart(7)}  ${reason}`);
@@ -90,10 +99,14 @@ export function formatNscReport(report: NscReport, outputFile: string, seconds: 
   lines.push("  pass rates recomputed from wrote and passed; the published percentage:");
   lines.push(`    ${count(p.agreeing).padStart(7)}  agrees`);
   lines.push(`    ${count(p.roundingStep).padStart(7)}  differs by a rounding step at a tie (the recomputed rate is published)`);
-  lines.push(`    ${count(p.disagreeing).padStart(7)}  DISAGREES beyond rounding (the recomputed rate is published)${p.examples.length > 0 ? `, e.g. ${p.examples.join("; ")}` : ""}`);
+  lines.push(
+    `    ${count(p.disagreeing).padStart(7)}  DISAGREES beyond rounding (the recomputed rate is published)${p.examples.length > 0 ? `, e.g. ${p.examples.join("; ")}` : ""}`,
+  );
   if (p.unreadable > 0) lines.push(`    ${count(p.unreadable).padStart(7)}  unreadable (the recomputed rate is published)`);
   if (report.editions.sameFigures + report.editions.newerKept > 0) {
-    lines.push(`  years in two editions: ${count(report.editions.sameFigures)} with the same figures, ${count(report.editions.newerKept)} different (the newer edition kept)`);
+    lines.push(
+      `  years in two editions: ${count(report.editions.sameFigures)} with the same figures, ${count(report.editions.newerKept)} different (the newer edition kept)`,
+    );
   }
   if (report.join) {
     const { counts, examples } = report.join;
@@ -103,8 +116,12 @@ export function formatNscReport(report: NscReport, outputFile: string, seconds: 
       const shown = examples[kind].length > 0 ? `: ${examples[kind].join(", ")}${counts[kind] > examples[kind].length ? ", …" : ""}` : "";
       lines.push(`    ${count(counts[kind]).padStart(7)}  ${JOIN_LABELS[kind]}${shown}`);
     }
-    const provinces = sortedEntries(report.join.highSchoolsWithoutResultsByProvince).map(([province, n]) => `${province} ${count(n)}`).join(", ");
-    lines.push(`    ${count(report.join.highSchoolsWithoutResults).padStart(7)}  published high schools with no results in the report${provinces ? ` (${provinces})` : ""}`);
+    const provinces = sortedEntries(report.join.highSchoolsWithoutResultsByProvince)
+      .map(([province, n]) => `${province} ${count(n)}`)
+      .join(", ");
+    lines.push(
+      `    ${count(report.join.highSchoolsWithoutResults).padStart(7)}  published high schools with no results in the report${provinces ? ` (${provinces})` : ""}`,
+    );
   }
   lines.push(`  wrote ${count(report.rows)} rows to ${outputFile} in ${seconds.toFixed(2)} s`);
   return lines.join("\n");

@@ -24,7 +24,7 @@ export const DATASETS = ["schools", "postal-codes", "nsc"] as const;
 export type Dataset = (typeof DATASETS)[number];
 
 /** The table each import writes, in the output folder. */
-export const OUTPUT_FILES: Record<Dataset, string> = {
+const OUTPUT_FILES: Record<Dataset, string> = {
   schools: "high-schools.csv",
   "postal-codes": "postal-codes.csv",
   nsc: "nsc-results.csv",
@@ -112,14 +112,20 @@ export async function runImport(options: ImportOptions, context: ImportContext =
     const problems = unusable(report.files);
     if (problems.length > 0) throw new UnusableFilesError(problems);
     context.masterlist = masterlist;
-    const text = toCsv(HIGH_SCHOOL_COLUMNS, rows.map((row) => ({ ...row, source_url: DBE_SOURCE_URL, ...provenance })));
+    const text = toCsv(
+      HIGH_SCHOOL_COLUMNS,
+      rows.map((row) => ({ ...row, source_url: DBE_SOURCE_URL, ...provenance })),
+    );
     return finish(text, rows.length, report, (seconds) => formatSchoolsReport(report, outputFile, seconds));
   }
   if (options.dataset === "postal-codes") {
     const { rows, report } = await importPostalCodeFiles(files);
     const problems = unusable(report.files);
     if (problems.length > 0) throw new UnusableFilesError(problems);
-    const text = toCsv(POSTAL_CODE_COLUMNS, rows.map((row) => ({ ...row, source_url: SAPO_SOURCE_URL, ...provenance })));
+    const text = toCsv(
+      POSTAL_CODE_COLUMNS,
+      rows.map((row) => ({ ...row, source_url: SAPO_SOURCE_URL, ...provenance })),
+    );
     return finish(text, rows.length, report, (seconds) => formatPostalReport(report, outputFile, seconds));
   }
 
@@ -138,7 +144,10 @@ export async function runImport(options: ImportOptions, context: ImportContext =
   const { rows, report } = importNscFiles(nscFiles, masterlist);
   const problems = unusable(report.files);
   if (problems.length > 0) throw new UnusableFilesError(problems);
-  const text = toCsv(NSC_RESULT_COLUMNS, rows.map((row) => ({ ...row, source_url: NSC_SOURCE_URL, ...provenance })));
+  const text = toCsv(
+    NSC_RESULT_COLUMNS,
+    rows.map((row) => ({ ...row, source_url: NSC_SOURCE_URL, ...provenance })),
+  );
   return finish(text, rows.length, report, (seconds) => formatNscReport(report, outputFile, seconds));
 }
 

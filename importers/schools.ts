@@ -4,15 +4,7 @@
 // and the special-needs-centres file name and order their columns differently) and the national
 // semicolon-separated CSV with decimal commas. reference: /work/shared/reference/datasets.md.
 import path from "node:path";
-import {
-  cellAt,
-  collapseSpaces,
-  mapColumns,
-  readTables,
-  type HeaderAlias,
-  type SourceRow,
-  type SourceTable,
-} from "./read-table.ts";
+import { cellAt, collapseSpaces, mapColumns, readTables, type HeaderAlias, type SourceRow, type SourceTable } from "./read-table.ts";
 import { repairCoordinates, type CoordinateOutcome, type ProvinceId } from "./coordinates.ts";
 import { RepairCounter } from "./text-repair.ts";
 
@@ -45,7 +37,7 @@ export type HighSchoolRow = {
 };
 
 /** Header aliases, as normalised by read-table (lower-case, letters and digits only). */
-export const SCHOOL_COLUMN_ALIASES = {
+const SCHOOL_COLUMN_ALIASES = {
   emis: ["natemis", "natemisnumber", "emis", "emisno", "emisnumber"],
   name: ["officialinstitutionname", "institutionname", "schoolname", "name"],
   province: ["province", "provincename"],
@@ -129,7 +121,9 @@ export function normaliseSector(raw: string): "public" | "independent" | null {
 
 /** `SECONDARY SCHOOL` / `COMBINED SCHOOL` (any case, with or without "school"); anything else is null. */
 export function normalisePhase(raw: string): "secondary" | "combined" | null {
-  const value = collapseSpaces(raw).toLowerCase().replace(/\s+school$/, "");
+  const value = collapseSpaces(raw)
+    .toLowerCase()
+    .replace(/\s+school$/, "");
   if (value === "secondary") return "secondary";
   if (value === "combined") return "combined";
   return null;
@@ -150,7 +144,7 @@ export function normaliseEmis(raw: string): string | null {
 }
 
 /** `usable` false: the file lacks a required column, so none of its rows were read. */
-export type SchoolsFileReport = { file: string; sheet: string | null; rowsRead: number; kept: number; missingColumns: string[]; usable: boolean };
+type SchoolsFileReport = { file: string; sheet: string | null; rowsRead: number; kept: number; missingColumns: string[]; usable: boolean };
 
 export type SchoolsReport = {
   files: SchoolsFileReport[];
@@ -172,9 +166,7 @@ export type SchoolsReport = {
  * kept as a high school, or dropped, and why. `closed`: a status other than open; `not_secondary`: a phase
  * other than secondary or combined; `other`: dropped for another reason (no name, unknown sector, ...).
  */
-export type MasterlistEntry =
-  | { verdict: "kept"; province: ProvinceId }
-  | { verdict: "closed" | "not_secondary" | "other"; reason: string };
+type MasterlistEntry = { verdict: "kept"; province: ProvinceId } | { verdict: "closed" | "not_secondary" | "other"; reason: string };
 
 /** Every NatEMIS number read from the masterlist files, by its 9-digit key (emisKey). */
 export type MasterlistIndex = Map<string, MasterlistEntry>;
@@ -192,10 +184,7 @@ type RowVerdict = { row: HighSchoolRow; coordinates: CoordinateOutcome } | { dro
  * position of the earlier of the two coordinate columns: when a row is misaligned from the coordinates
  * onward, every column after that position belongs to another column and is not trusted either.
  */
-export function schoolFromRow(
-  row: SourceRow,
-  columns: Partial<Record<SchoolColumn, number>>,
-): RowVerdict {
+function schoolFromRow(row: SourceRow, columns: Partial<Record<SchoolColumn, number>>): RowVerdict {
   const get = (column: SchoolColumn) => cellAt(row, columns[column]);
   const status = collapseSpaces(get("status")).toLowerCase();
   if (status !== "" && status !== "open") return { dropped: `status not open (${collapseSpaces(get("status"))})` };
@@ -240,7 +229,7 @@ export function schoolFromRow(
 }
 
 /** Imports rows from already-read tables (pure; the CLI and tests feed it files). */
-export function importSchoolTables(tables: readonly SourceTable[]): { rows: HighSchoolRow[]; report: SchoolsReport; masterlist: MasterlistIndex } {
+function importSchoolTables(tables: readonly SourceTable[]): { rows: HighSchoolRow[]; report: SchoolsReport; masterlist: MasterlistIndex } {
   const report: SchoolsReport = {
     files: [],
     rowsRead: 0,
@@ -310,7 +299,9 @@ export function importSchoolTables(tables: readonly SourceTable[]): { rows: High
   return { rows, report, masterlist };
 }
 
-export async function importSchoolFiles(files: readonly string[]): Promise<{ rows: HighSchoolRow[]; report: SchoolsReport; masterlist: MasterlistIndex }> {
+export async function importSchoolFiles(
+  files: readonly string[],
+): Promise<{ rows: HighSchoolRow[]; report: SchoolsReport; masterlist: MasterlistIndex }> {
   const tables: SourceTable[] = [];
   for (const file of files) tables.push(...(await readTables(file)));
   return importSchoolTables(tables);

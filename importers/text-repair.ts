@@ -26,7 +26,7 @@ function latinLetter(byte: number): string | null {
   return String.fromCharCode(byte);
 }
 
-export type TextRepair = { from: string; to: string };
+type TextRepair = { from: string; to: string };
 
 /** What one repair pass found: the repairs made, and the mis-decoded characters left because no rule covers them. */
 export type RepairResult = { text: string; repairs: TextRepair[]; unrepaired: string[] };

@@ -3,7 +3,8 @@
 // are thin: they parse arguments with node:util parseArgs and call library code.
 export class UsageError extends Error {}
 
-export function runCommand(usage: string, main: (argv: string[]) => Promise<number | undefined | void> | number | undefined | void): void {
+/** Runs `main` on the arguments; what it returns (or its promise resolves to), when a number, is the exit code. */
+export function runCommand(usage: string, main: (argv: string[]) => unknown): void {
   Promise.resolve()
     .then(() => main(process.argv.slice(2)))
     .then(

@@ -1,6 +1,7 @@
 // File-tree helpers for tests: temporary copies of sources/, and a byte-exact fingerprint of a folder.
 import { createHash } from "node:crypto";
-import { cp, mkdtemp, readdir, readFile, rm } from "node:fs/promises";
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { cp, mkdtemp, readdir, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { ROOT } from "./root.ts";
@@ -23,14 +24,23 @@ export async function copyOfSources(options: { national?: boolean } = {}): Promi
   return dir;
 }
 
-/** Every file below `dir` with the SHA-256 of its bytes, sorted by path. */
+/** Every file below `dir` with the SHA-256 of its bytes, sorted by path. The files are read synchronously: for a
+ * build's few thousand small files that is several times faster than a promise per file. */
 export async function fingerprint(dir: string): Promise<Map<string, string>> {
-  const result = new Map<string, string>();
-  for (const entry of (await readdir(dir, { recursive: true, withFileTypes: true })).filter((e) => e.isFile())) {
-    const full = path.join(entry.parentPath, entry.name);
-    result.set(path.relative(dir, full), createHash("sha256").update(await readFile(full)).digest("hex"));
+  const files = (await readdir(dir, { recursive: true, withFileTypes: true })).filter((e) => e.isFile()).map((e) => path.join(e.parentPath, e.name));
+  const digests = files.map((full): [string, string] => [path.relative(dir, full), createHash("sha256").update(readFileSync(full)).digest("hex")]);
+  return new Map(digests.sort(([a], [b]) => (a < b ? -1 : 1)));
+}
+
+/** A copy of the folder `from` at `to`, file by file, read and written synchronously: for a build's few thousand
+ * small files several times faster than fs.cp (or copyFileSync). */
+export function copyFolder(from: string, to: string): void {
+  mkdirSync(to, { recursive: true });
+  for (const entry of readdirSync(from, { withFileTypes: true })) {
+    const [source, target] = [path.join(from, entry.name), path.join(to, entry.name)];
+    if (entry.isDirectory()) copyFolder(source, target);
+    else writeFileSync(target, readFileSync(source));
   }
-  return new Map([...result].sort(([a], [b]) => (a < b ? -1 : 1)));
 }
 
 export async function removeAll(...dirs: string[]) {

@@ -16,7 +16,7 @@
 /** Rows per index part: a multiple of the list chunk size, so parts and chunks line up. */
 export const FIND_ROWS_PER_PART = 25_000;
 
-export type Scalar = string | number | boolean | null;
+type Scalar = string | number | boolean | null;
 
 export type Column =
   /** One value per row. */
@@ -106,7 +106,7 @@ export function itemAt(part: FindIndexPart, row: number): Record<string, unknown
 /** The word index of search columns (each value a searchKey: folded words joined by single spaces). */
 export function buildWordIndex(columns: string[], values: unknown[][]): WordIndex {
   const rowsOf = new Map<string, Set<number>>();
-  values.forEach((column) =>
+  for (const column of values) {
     column.forEach((value, row) => {
       if (typeof value !== "string") return;
       for (const word of value.split(" ")) {
@@ -115,8 +115,8 @@ export function buildWordIndex(columns: string[], values: unknown[][]): WordInde
         if (rows) rows.add(row);
         else rowsOf.set(word, new Set([row]));
       }
-    }),
-  );
+    });
+  }
   const vocab = [...rowsOf.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   const offsets = [0];
   const rows: number[] = [];

@@ -1,7 +1,7 @@
 // Great-circle distances for the nearest-schools lookup (the Worker) and its tests.
 
 /** The mean radius of the Earth (IUGG), in km. */
-export const EARTH_RADIUS_KM = 6371.0088;
+const EARTH_RADIUS_KM = 6371.0088;
 
 const RADIANS = Math.PI / 180;
 

@@ -2,7 +2,7 @@
 // so both import them from here. The Worker never hands a client's path to the asset server: it validates
 // the path parameters and builds one of these paths itself.
 
-export type DetailStorage = { kind: "files" } | { kind: "buckets"; count: number };
+type DetailStorage = { kind: "files" } | { kind: "buckets"; count: number };
 
 export type ResourceManifest = {
   total: number;

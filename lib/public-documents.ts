@@ -17,8 +17,7 @@ export const DOCS_PATH = "/docs";
 export const RENDERER_FILES = ["swagger-ui-bundle.js", "swagger-ui.css", "swagger-ui-bundle.js.LICENSE.txt", "LICENSE", "NOTICE"] as const;
 
 const TEXT = "text/plain; charset=utf-8";
-const typeOf = (name: string) =>
-  name.endsWith(".js") ? "text/javascript; charset=utf-8" : name.endsWith(".css") ? "text/css; charset=utf-8" : TEXT;
+const typeOf = (name: string) => (name.endsWith(".js") ? "text/javascript; charset=utf-8" : name.endsWith(".css") ? "text/css; charset=utf-8" : TEXT);
 
 export const PUBLIC_DOCUMENTS: readonly PublicDocument[] = [
   { path: OPENAPI_PATH, file: OPENAPI_PATH, contentType: "application/json; charset=utf-8" },

@@ -36,7 +36,6 @@ export const QUALIFICATION_TYPES = [
   "extended-bachelor",
   "extended-diploma",
 ] as const;
-export type QualificationType = (typeof QUALIFICATION_TYPES)[number];
 
 export const UNIVERSITY_TYPES = ["traditional", "comprehensive", "university-of-technology"] as const;
 
@@ -45,7 +44,6 @@ export const LANGUAGE_LEVELS = ["HL", "FAL", "SAL"] as const;
 
 export const SCHOOL_SECTORS = ["public", "independent"] as const;
 export const SCHOOL_PHASES = ["secondary", "combined"] as const;
-export const QUINTILES = [1, 2, 3, 4, 5] as const;
 
 export const BURSARY_PROVIDER_TYPES = ["government", "provincial", "seta", "municipal", "corporate", "foundation", "university"] as const;
 

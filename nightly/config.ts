@@ -6,7 +6,12 @@ import { z } from "zod";
 
 const upstreamFile = z
   .object({
-    name: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]*\.(xlsx|csv|txt|json)$/i, "a plain file name ending .xlsx, .csv, .txt or .json (a legacy .xls is not read: see docs/national-datasets.md)"),
+    name: z
+      .string()
+      .regex(
+        /^[A-Za-z0-9][A-Za-z0-9._-]*\.(xlsx|csv|txt|json)$/i,
+        "a plain file name ending .xlsx, .csv, .txt or .json (a legacy .xls is not read: see docs/national-datasets.md)",
+      ),
     url: z.url({ protocol: /^https?$/, error: "an absolute http(s) URL" }).optional(),
     path: z.string().min(1).optional(),
   })
@@ -17,7 +22,7 @@ const dataset = z.object({
   files: z.array(upstreamFile).min(1, "at least one file"),
 });
 
-export const upstreamConfigSchema = z.object({
+const upstreamConfigSchema = z.object({
   $comment: z.string().optional(),
   schools: dataset,
   postal_codes: dataset.refine((d) => d.files.length === 1, "exactly one postal code file"),

@@ -8,7 +8,7 @@ import { MANIFEST_PATH, paths, type Manifest } from "../lib/layout.ts";
 /** How many example keys of each kind the report lists per resource. */
 const EXAMPLES = 10;
 
-export type ResourceDiff = {
+type ResourceDiff = {
   resource: string;
   /** null when the published build does not have the resource (or there is no published build). */
   oldTotal: number | null;
@@ -30,7 +30,7 @@ async function readJson<T>(file: string): Promise<T | null> {
 
 const inDist = (dist: string, publicPath: string) => path.join(dist, ...publicPath.split("/").filter(Boolean));
 
-export async function readManifest(dist: string): Promise<Manifest | null> {
+async function readManifest(dist: string): Promise<Manifest | null> {
   return readJson<Manifest>(inDist(dist, MANIFEST_PATH));
 }
 
@@ -39,7 +39,7 @@ async function readDigests(dist: string, resource: string): Promise<Record<strin
 }
 
 /** Compares two key -> digest maps. */
-export function compareDigests(before: Record<string, string>, after: Record<string, string>) {
+function compareDigests(before: Record<string, string>, after: Record<string, string>) {
   const added: string[] = [];
   const removed: string[] = [];
   const changed: string[] = [];
@@ -69,14 +69,26 @@ export async function diffBuilds(oldDist: string | null, newDist: string): Promi
       // A build from before record digests existed: totals only.
       const delta = newTotal - (oldTotal ?? 0);
       resources.push({
-        resource, oldTotal, newTotal, added: Math.max(delta, 0), removed: Math.max(-delta, 0), changed: 0, detailed: false,
+        resource,
+        oldTotal,
+        newTotal,
+        added: Math.max(delta, 0),
+        removed: Math.max(-delta, 0),
+        changed: 0,
+        detailed: false,
         examples: { added: [], removed: [], changed: [] },
       });
       continue;
     }
     const { added, removed, changed } = compareDigests(before, after);
     resources.push({
-      resource, oldTotal, newTotal, added: added.length, removed: removed.length, changed: changed.length, detailed: true,
+      resource,
+      oldTotal,
+      newTotal,
+      added: added.length,
+      removed: removed.length,
+      changed: changed.length,
+      detailed: true,
       examples: { added: added.slice(0, EXAMPLES), removed: removed.slice(0, EXAMPLES), changed: changed.slice(0, EXAMPLES) },
     });
   }

@@ -13,7 +13,7 @@ export type DownloadOptions = {
   retryDelayMs?: number;
 };
 
-export class DownloadError extends Error {
+class DownloadError extends Error {
   constructor(
     readonly url: string,
     reason: string,

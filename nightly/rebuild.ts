@@ -22,7 +22,7 @@ import { diffBuilds, type BuildDiff } from "./diff.ts";
 import type { DownloadOptions } from "./download.ts";
 import { guardFloors, guardLosses, losses } from "./guard.ts";
 import { writeReport, type RebuildReport } from "./report.ts";
-import { gatherUpstream, importUpstream } from "./upstream.ts";
+import { gatherUpstream, importUpstream, type UpstreamFiles, type UpstreamImport } from "./upstream.ts";
 
 export type RebuildOptions = {
   root: string;
@@ -49,7 +49,7 @@ export type RebuildResult = RebuildReport & { reportFiles: { markdown: string; j
 /** Problems shown in the report when the build fails (all of them are in `npm run build`'s output). */
 const MAX_PROBLEMS_SHOWN = 20;
 
-export function defaultDeployCommand(root: string): string[] {
+function defaultDeployCommand(root: string): string[] {
   return [process.execPath, path.join(root, "node_modules", "wrangler", "bin", "wrangler.js"), "deploy", "--env", "live"];
 }
 
@@ -62,7 +62,14 @@ function runCommand(command: string[], cwd: string, log: (line: string) => void)
       // Telemetry and phone-home off; a deploy still reaches Cloudflare's API.
       env: { ...process.env, ...WRANGLER_OFFLINE_ENV },
     });
-    const forward = (chunk: Buffer) => chunk.toString().split("\n").filter(Boolean).forEach((line) => log(`deploy    ${line}`));
+    const forward = (chunk: Buffer) =>
+      chunk
+        .toString()
+        .split("\n")
+        .filter(Boolean)
+        .forEach((line) => {
+          log(`deploy    ${line}`);
+        });
     child.stdout.on("data", forward);
     child.stderr.on("data", forward);
     child.on("error", (error) => {
@@ -80,7 +87,7 @@ async function countRows(file: string): Promise<number> {
 }
 
 /** A refusal when a table would lose more than the allowed share of its committed rows. */
-export function guardTableLoss(table: string, before: number, after: number, maxDropShare: number): string[] {
+function guardTableLoss(table: string, before: number, after: number, maxDropShare: number): string[] {
   if (before <= 0 || after >= before) return [];
   const share = (before - after) / before;
   if (share <= maxDropShare) return [];
@@ -129,7 +136,7 @@ export async function runRebuild(options: RebuildOptions): Promise<RebuildResult
     const maxDropShare = options.maxDropShare ?? config.guard.max_drop_share;
 
     // 1. gather
-    let upstream;
+    let upstream: UpstreamFiles;
     try {
       upstream = await gatherUpstream({ config, root: options.root, workDir, upstreamDir: options.upstreamDir, download: options.download, log });
     } catch (error) {
@@ -141,7 +148,7 @@ export async function runRebuild(options: RebuildOptions): Promise<RebuildResult
     // 2. import
     const imported = path.join(workDir, "imported");
     const verifiedOn = todayInJohannesburg(new Date());
-    let imports;
+    let imports: UpstreamImport;
     try {
       imports = await importUpstream(upstream, imported, verifiedOn);
     } catch (error) {
@@ -152,7 +159,9 @@ export async function runRebuild(options: RebuildOptions): Promise<RebuildResult
       return await finish();
     }
     const { schools, postalCodes: postal, nsc } = imports;
-    log(`import    ${schools.rows} schools, ${postal.rows} postal codes, ${nsc === null ? "no NSC report (nsc-results.csv kept)" : `${nsc.rows} NSC school-years`}`);
+    log(
+      `import    ${schools.rows} schools, ${postal.rows} postal codes, ${nsc === null ? "no NSC report (nsc-results.csv kept)" : `${nsc.rows} NSC school-years`}`,
+    );
     report.imported = { schools: schools.rows, postal_codes: postal.rows, nsc_results: nsc?.rows ?? null };
     report.import_reports = [schools, postal, ...(nsc ? [nsc] : [])].map((result) => result.reportText);
     if (schools.rows === 0) report.reasons.push("the schools import produced no rows");
@@ -198,7 +207,10 @@ export async function runRebuild(options: RebuildOptions): Promise<RebuildResult
     }
     for (const refusal of refusals) report.notes.push(`allowed by --allow-drop: ${refusal}`);
     const small = losses(diff).filter((loss) => loss.share <= maxDropShare);
-    for (const loss of small) report.notes.push(`${loss.resource} lost ${loss.lost} record(s) (${(loss.share * 100).toFixed(1)}%, within the allowed ${(maxDropShare * 100).toFixed(0)}%)`);
+    for (const loss of small)
+      report.notes.push(
+        `${loss.resource} lost ${loss.lost} record(s) (${(loss.share * 100).toFixed(1)}%, within the allowed ${(maxDropShare * 100).toFixed(0)}%)`,
+      );
 
     // 6. publish
     await swapIn(staged, options.outDir);
@@ -206,7 +218,9 @@ export async function runRebuild(options: RebuildOptions): Promise<RebuildResult
     report.tables_refreshed = await refreshTables(imported, options.sourcesDir);
     report.status = "published";
     log(`sources   ${report.tables_refreshed.length === 0 ? "national tables unchanged" : `refreshed ${report.tables_refreshed.join(", ")}`}`);
-    log(`publish   ${path.relative(options.root, options.outDir) || options.outDir}/ swapped in (${diff.oldVersion ?? "nothing"} -> ${diff.newVersion})`);
+    log(
+      `publish   ${path.relative(options.root, options.outDir) || options.outDir}/ swapped in (${diff.oldVersion ?? "nothing"} -> ${diff.newVersion})`,
+    );
 
     // 7. deploy
     if (options.deploy) {

@@ -4,7 +4,7 @@ import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { BuildDiff } from "./diff.ts";
 
-export type RebuildStatus = "published" | "refused" | "failed";
+type RebuildStatus = "published" | "refused" | "failed";
 
 export type RebuildReport = {
   status: RebuildStatus;
@@ -30,11 +30,14 @@ export function formatReport(report: RebuildReport): string {
   lines.push(`- started: ${report.started_at}`);
   if (report.upstream) lines.push(`- upstream: ${report.upstream}`);
   if (report.imported) {
-    const nsc = report.imported.nsc_results === null ? "no NSC report (the committed results kept)" : `${n(report.imported.nsc_results)} NSC school-years`;
+    const nsc =
+      report.imported.nsc_results === null ? "no NSC report (the committed results kept)" : `${n(report.imported.nsc_results)} NSC school-years`;
     lines.push(`- imported: ${n(report.imported.schools)} schools, ${n(report.imported.postal_codes)} postal codes, ${nsc}`);
   }
   if (report.status === "published") {
-    lines.push(`- committed tables refreshed: ${report.tables_refreshed.length === 0 ? "none (no change)" : report.tables_refreshed.map((t) => `sources/${t}`).join(", ")}`);
+    lines.push(
+      `- committed tables refreshed: ${report.tables_refreshed.length === 0 ? "none (no change)" : report.tables_refreshed.map((t) => `sources/${t}`).join(", ")}`,
+    );
   }
   if (report.diff) {
     lines.push(`- data version: ${report.diff.oldVersion ?? "(nothing published yet)"} -> ${report.diff.newVersion}`);

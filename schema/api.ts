@@ -29,7 +29,7 @@ const opaqueId = z.string().regex(OPAQUE_ID);
 const year = z.number().int().min(1900).max(2100);
 const provenance = { source_url: z.url(), verified_on: date };
 
-export const ApplicationCycle = z.object({
+const ApplicationCycle = z.object({
   intake_year: year,
   open_date: date.nullable(),
   close_date: date,
@@ -37,7 +37,7 @@ export const ApplicationCycle = z.object({
   ...provenance,
 });
 
-export const UniversityFee = z.object({
+const UniversityFee = z.object({
   intake_year: year,
   fee_type: z.string(),
   applies_to: z.string(),
@@ -85,7 +85,7 @@ export const QualificationListItem = z.object({
   ...provenance,
 });
 
-export const GeneralRequirement = z.object({
+const GeneralRequirement = z.object({
   /** other-language: another official language (home or first additional); other-subject: one more subject, not Life Orientation. */
   rule: z.enum(REQUIREMENT_RULES),
   min_level: z.number().int().min(1).max(7),
@@ -94,7 +94,7 @@ export const GeneralRequirement = z.object({
   alternative_group: z.string().nullable(),
 });
 
-export const QualificationSource = z.object({
+const QualificationSource = z.object({
   witness: z.string(),
   title: z.string(),
   kind: z.enum(WITNESS_KINDS),
@@ -126,7 +126,7 @@ export const Subject = z.object({
 });
 
 /** One year of a school's National Senior Certificate results (the DBE's NSC School Performance Report). */
-export const NscResult = z.object({
+const NscResult = z.object({
   year,
   /** Learners who wrote the NSC examinations. */
   wrote: z.number().int().min(1),
@@ -167,7 +167,9 @@ export const BursaryCycle = z.object({
   intake_year: year.describe("The academic year the bursary funds."),
   open_date: date.nullable().describe("When applications open; null where the provider publishes no opening date."),
   close_date: date,
-  evidence_kind: z.enum(WITNESS_KINDS).describe("What the dates were read on: the provider's own page or document, a transcription of it, or a third-party page."),
+  evidence_kind: z
+    .enum(WITNESS_KINDS)
+    .describe("What the dates were read on: the provider's own page or document, a transcription of it, or a third-party page."),
   corroborated_by: z.url().nullable().describe("A second, independent page that gives the same dates; null where none was found."),
   ...provenance,
 });
@@ -179,7 +181,9 @@ export const ExpectedBursaryCycle = z
     open_date: date.nullable(),
     close_date: date,
     expected: z.literal(true).describe("Always true: these dates are projected, not published by the provider."),
-    basis: z.enum(RECURRENCE_BASES).describe("Why the scheme is taken to recur: the provider says so, or two published cycles fell on the same dates."),
+    basis: z
+      .enum(RECURRENCE_BASES)
+      .describe("Why the scheme is taken to recur: the provider says so, or two published cycles fell on the same dates."),
   })
   .describe(
     "Annual schemes only (null otherwise): the latest published cycle moved on by whole years, to the first year whose closing date is on or after the day the data was built. Check the provider's page before relying on it.",
@@ -190,7 +194,9 @@ export const BursaryRequirements = z.object({
   min_average: z.number().int().min(1).max(100).nullable().describe("Minimum average mark, in per cent."),
   household_income_max_zar: z.number().int().min(1).nullable().describe("Highest combined household income a year, in rand."),
   citizenship: z.enum(CITIZENSHIP).nullable().describe("Who may apply by citizenship; `any`: no rule; null: not stated."),
-  provinces: z.array(z.string()).describe("Province ids (as /v1/data/provinces lists them) whose residents the bursary is for; [] = no province rule."),
+  provinces: z
+    .array(z.string())
+    .describe("Province ids (as /v1/data/provinces lists them) whose residents the bursary is for; [] = no province rule."),
 });
 
 export const BursaryListItem = z.object({
@@ -207,13 +213,20 @@ export const BursaryListItem = z.object({
   expected_next_cycle: ExpectedBursaryCycle.nullable(),
   confidence: z
     .enum(CONFIDENCE_LEVELS)
-    .describe("How sure the latest cycle's dates are: high = the provider's own page or document; medium = a transcription, or two independent third-party pages; low = one third-party page."),
+    .describe(
+      "How sure the latest cycle's dates are: high = the provider's own page or document; medium = a transcription, or two independent third-party pages; low = one third-party page.",
+    ),
 });
 
 export const Bursary = BursaryListItem.extend({
   provider: z.string(),
   covers: z.array(z.enum(COVERS)).describe("What the bursary pays for or gives, where the provider itemises it ([] where it does not)."),
-  value_zar: z.number().int().min(1).nullable().describe("An amount the provider publishes, in rand (usually the most it pays a year); null where none is published."),
+  value_zar: z
+    .number()
+    .int()
+    .min(1)
+    .nullable()
+    .describe("An amount the provider publishes, in rand (usually the most it pays a year); null where none is published."),
   requires: BursaryRequirements,
   eligibility: z.string(),
   application_url: z.url(),
@@ -233,8 +246,14 @@ export const PostalCodeListItem = z.object({
   id: opaqueId,
   suburb: z.string(),
   area: z.string(),
-  street_code: z.string().regex(/^\d{4}$/).nullable(),
-  box_code: z.string().regex(/^\d{4}$/).nullable(),
+  street_code: z
+    .string()
+    .regex(/^\d{4}$/)
+    .nullable(),
+  box_code: z
+    .string()
+    .regex(/^\d{4}$/)
+    .nullable(),
 });
 
 export const PostalCode = PostalCodeListItem.extend({
@@ -314,7 +333,6 @@ export type QualificationRequirement = z.infer<typeof QualificationRequirement>;
 export type Subject = z.infer<typeof Subject>;
 export type HighSchoolListItem = z.infer<typeof HighSchoolListItem>;
 export type HighSchool = z.infer<typeof HighSchool>;
-export type NscResult = z.infer<typeof NscResult>;
 export type BursaryListItem = z.infer<typeof BursaryListItem>;
 export type Bursary = z.infer<typeof Bursary>;
 export type BursaryCycle = z.infer<typeof BursaryCycle>;

@@ -14,7 +14,7 @@ import { AUTH_ERROR_STATUSES, NAMED_SCHEMAS, OPERATIONS, type Example, type Exam
 
 type Json = Record<string, unknown>;
 
-export const OPENAPI_VERSION = "3.1.1";
+const OPENAPI_VERSION = "3.1.1";
 const SECURITY_SCHEME = "bearer";
 
 const STATUS_TEXT: Record<number, string> = {
@@ -51,10 +51,14 @@ const HEADERS: Json = {
     description: "A strong validator of this body: send it back in `If-None-Match` and an unchanged answer is a `304` with no body.",
     schema: { type: "string" },
   },
-  CacheControl: { description: "How long the answer may be reused (`private, max-age=300` by default; errors and POST answers: `no-store`).", schema: { type: "string" } },
+  CacheControl: {
+    description: "How long the answer may be reused (`private, max-age=300` by default; errors and POST answers: `no-store`).",
+    schema: { type: "string" },
+  },
   XDataVersion: { description: "The data build that served the answer (changes when any published data changes).", schema: { type: "string" } },
   WWWAuthenticate: {
-    description: 'RFC 6750: `Bearer realm="sa-edu-data-api", error="invalid_token", error_description="…"`; on 403 `error="insufficient_scope", scope="<needed>"`.',
+    description:
+      'RFC 6750: `Bearer realm="sa-edu-data-api", error="invalid_token", error_description="…"`; on 403 `error="insufficient_scope", scope="<needed>"`.',
     schema: { type: "string" },
   },
   RateLimit: {
@@ -69,11 +73,19 @@ const HEADERS: Json = {
     required: true,
     schema: { type: "string" },
   },
-  RetryAfter: { description: "Seconds until the period ends and requests are accepted again.", required: true, schema: { type: "integer", minimum: 1 } },
+  RetryAfter: {
+    description: "Seconds until the period ends and requests are accepted again.",
+    required: true,
+    schema: { type: "integer", minimum: 1 },
+  },
 };
 
 const pascal = (code: string) => code.replace(/(^|_)([a-z])/g, (_, __, c: string) => c.toUpperCase());
-const kebab = (text: string) => text.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "");
+const kebab = (text: string) =>
+  text
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-|-$/g, "");
 
 /** `Error401` for a status with all of its codes; `Error422InvalidApsRequest` for some of them. */
 function errorSchemaName(status: number, codes: ErrorCode[]): string {
@@ -81,7 +93,7 @@ function errorSchemaName(status: number, codes: ErrorCode[]): string {
 }
 
 /** The error codes an operation can answer, by status. */
-export function errorCodesByStatus(operation: Operation): Map<number, ErrorCode[]> {
+function errorCodesByStatus(operation: Operation): Map<number, ErrorCode[]> {
   const byStatus = new Map<number, Set<ErrorCode>>();
   const add = (code: ErrorCode) => {
     const status = ERROR_STATUS[code];
@@ -137,14 +149,21 @@ class Components {
 
   schemas(): Json {
     const { schemas } = z.toJSONSchema(this.registry, { uri: (id) => `#/components/schemas/${id}`, unrepresentable: "throw" });
-    return Object.fromEntries(Object.keys(schemas).sort().map((name) => [name, clean(schemas[name])]));
+    return Object.fromEntries(
+      Object.keys(schemas)
+        .sort()
+        .map((name) => [name, clean(schemas[name])]),
+    );
   }
 }
 
 /** One OpenAPI parameter per field of a zod object; the field's description becomes the parameter's. */
 function parameters(where: "path" | "query", shape: z.ZodObject | undefined, example: Record<string, unknown> | undefined): Json[] {
   if (!shape) return [];
-  const schema = clean(z.toJSONSchema(shape, { io: "input", unrepresentable: "throw" })) as { properties?: Record<string, Json>; required?: string[] };
+  const schema = clean(z.toJSONSchema(shape, { io: "input", unrepresentable: "throw" })) as {
+    properties?: Record<string, Json>;
+    required?: string[];
+  };
   return Object.entries(schema.properties ?? {}).map(([name, property]) => {
     const { description, ...rest } = property;
     return {
@@ -179,7 +198,11 @@ async function operationObject(operation: Operation, components: Components, sou
       description: operation.response.description,
       headers: {
         ...(operation.method === "get"
-          ? { ETag: { $ref: "#/components/headers/ETag" }, "Cache-Control": { $ref: "#/components/headers/CacheControl" }, "X-Data-Version": { $ref: "#/components/headers/XDataVersion" } }
+          ? {
+              ETag: { $ref: "#/components/headers/ETag" },
+              "Cache-Control": { $ref: "#/components/headers/CacheControl" },
+              "X-Data-Version": { $ref: "#/components/headers/XDataVersion" },
+            }
           : { "Cache-Control": { $ref: "#/components/headers/CacheControl" } }),
         ...RATE_LIMIT_HEADERS,
       },
@@ -214,7 +237,9 @@ async function operationObject(operation: Operation, components: Components, sou
       ? {
           requestBody: {
             required: true,
-            content: { "application/json": withExamples({ schema: components.add(operation.body.name, operation.body.schema) }, (e) => ({ value: e.body })) },
+            content: {
+              "application/json": withExamples({ schema: components.add(operation.body.name, operation.body.schema) }, (e) => ({ value: e.body })),
+            },
           },
         }
       : {}),
@@ -294,7 +319,11 @@ export async function openApiDocument(options: { examples?: ExampleSource; opera
       responses: {
         NotModified: {
           description: "Not modified: `If-None-Match` named this answer's ETag. No body.",
-          headers: { ETag: { $ref: "#/components/headers/ETag" }, "X-Data-Version": { $ref: "#/components/headers/XDataVersion" }, ...RATE_LIMIT_HEADERS },
+          headers: {
+            ETag: { $ref: "#/components/headers/ETag" },
+            "X-Data-Version": { $ref: "#/components/headers/XDataVersion" },
+            ...RATE_LIMIT_HEADERS,
+          },
         },
       },
       headers: HEADERS,
@@ -303,7 +332,8 @@ export async function openApiDocument(options: { examples?: ExampleSource; opera
           type: "http",
           scheme: "bearer",
           bearerFormat: "JWT",
-          description: "A JWT issued by the API's operators (see Getting a token), secret or publishable. Its `scope` claim lists the scopes it grants; each operation names the one it needs. A publishable token is accepted only from the origins it names.",
+          description:
+            "A JWT issued by the API's operators (see Getting a token), secret or publishable. Its `scope` claim lists the scopes it grants; each operation names the one it needs. A publishable token is accepted only from the origins it names.",
         },
       },
     },

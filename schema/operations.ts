@@ -54,7 +54,7 @@ export type Example = {
   response: unknown;
 };
 
-export type Tag = { name: string; description: string };
+type Tag = { name: string; description: string };
 
 export type Operation = {
   operationId: string;
@@ -133,8 +133,13 @@ const TAGS = {
 // Query parameters
 
 /** Pagination, the same on every paginated list (lib/pagination.ts holds the rules the Worker applies). */
-export const PAGINATION_QUERY = z.object({
-  page: z.number().int().min(1).default(DEFAULT_PAGE).describe("The page, from 1, written plainly (`01` is refused). A page past the end answers 200 with no records."),
+const PAGINATION_QUERY = z.object({
+  page: z
+    .number()
+    .int()
+    .min(1)
+    .default(DEFAULT_PAGE)
+    .describe("The page, from 1, written plainly (`01` is refused). A page past the end answers 200 with no records."),
   per_page: z.number().int().min(1).max(MAX_PER_PAGE).default(DEFAULT_PER_PAGE).describe(`Records per page, 1 to ${MAX_PER_PAGE}.`),
 });
 
@@ -145,7 +150,7 @@ export const PAGINATION_QUERY = z.object({
  * reference page and in the client with no other edit. Add the filters' error codes (invalid_parameter,
  * unknown_parameter) to LIST_QUERY_ERRORS at the same time.
  */
-export const LIST_FILTERS: Partial<Record<string, z.ZodRawShape>> = Object.fromEntries(
+const LIST_FILTERS: Partial<Record<string, z.ZodRawShape>> = Object.fromEntries(
   Object.keys(LIST_QUERY_PARAMETERS).map((resource) => [
     resource,
     Object.fromEntries(
@@ -155,9 +160,9 @@ export const LIST_FILTERS: Partial<Record<string, z.ZodRawShape>> = Object.fromE
     ),
   ]),
 );
-export const LIST_QUERY_ERRORS: ErrorCode[] = ["invalid_pagination", "invalid_parameter", "unknown_parameter"];
+const LIST_QUERY_ERRORS: ErrorCode[] = ["invalid_pagination", "invalid_parameter", "unknown_parameter"];
 
-export function listQuery(resource: string): z.ZodObject {
+function listQuery(resource: string): z.ZodObject {
   return PAGINATION_QUERY.extend(LIST_FILTERS[resource] ?? {});
 }
 
@@ -166,13 +171,14 @@ export function listQuery(resource: string): z.ZodObject {
 
 const slugParameter = (what: string) => z.object({ slug: z.string().max(MAX_SLUG_LENGTH).regex(SLUG).describe(`The ${what}'s slug.`) });
 const uuidParameter = (what: string) => z.object({ id: z.string().regex(UUID).describe(`The ${what}'s id (a UUID).`) });
-const opaqueParameter = (what: string) => z.object({ id: z.string().regex(OPAQUE_ID).describe(`The ${what}'s id (opaque; stable across rebuilds).`) });
+const opaqueParameter = (what: string) =>
+  z.object({ id: z.string().regex(OPAQUE_ID).describe(`The ${what}'s id (opaque; stable across rebuilds).`) });
 
 // ---------------------------------------------------------------------------------------------------------
 // Kinds of operation
 
 /** Records on an example list page: enough to show the shape, few enough to read. */
-export const EXAMPLE_PER_PAGE = 2;
+const EXAMPLE_PER_PAGE = 2;
 
 /** Prospectus URLs in examples use the production asset base (wrangler.jsonc env.live ASSET_URL). */
 export const EXAMPLE_ASSET_URL = "https://api.sa-edu-data.co.za/assets";
@@ -286,7 +292,8 @@ export const OPERATIONS: Operation[] = [
     parameter: slugParameter("university"),
     operationId: "getUniversity",
     summary: "Get a university",
-    description: "One university with its application cycles (a university may publish several closing dates, e.g. an earlier one for MBChB) and its application fees.",
+    description:
+      "One university with its application cycles (a university may publish several closing dates, e.g. an earlier one for MBChB) and its application fees.",
     tag: TAGS.universities,
     scope: ENDPOINT_SCOPES.universities,
     record: api.University,
@@ -296,7 +303,8 @@ export const OPERATIONS: Operation[] = [
     resource: "qualifications",
     operationId: "listQualifications",
     summary: "List qualifications",
-    description: "Undergraduate qualifications of every university, ordered by university slug, then name. `min_aps` is on the university's own APS scale.",
+    description:
+      "Undergraduate qualifications of every university, ordered by university slug, then name. `min_aps` is on the university's own APS scale.",
     tag: TAGS.qualifications,
     scope: ENDPOINT_SCOPES.qualifications,
     item: api.QualificationListItem,
@@ -335,7 +343,8 @@ export const OPERATIONS: Operation[] = [
     resource: "subjects",
     operationId: "listSubjects",
     summary: "List subjects",
-    description: "All NSC subjects, ordered by name. Their slugs are the `subject_slug` values of the APS calculator. Any valid token may read this list.",
+    description:
+      "All NSC subjects, ordered by name. Their slugs are the `subject_slug` values of the APS calculator. Any valid token may read this list.",
     tag: TAGS.subjects,
     scope: ENDPOINT_SCOPES.subjects,
     item: api.Subject,
@@ -358,7 +367,9 @@ export const OPERATIONS: Operation[] = [
       if (typeof slug !== "string") return [];
       const body = { university_slug: slug, marks: EXAMPLE_MARKS };
       const answer = await answerApsRequest(body, async (s) => source.apsDocument(s));
-      return answer.status === 200 ? [{ summary: "A learner's results at the first university of the list", body, response: { data: answer.data } }] : [];
+      return answer.status === 200
+        ? [{ summary: "A learner's results at the first university of the list", body, response: { data: answer.data } }]
+        : [];
     },
   },
   {
@@ -371,7 +382,11 @@ export const OPERATIONS: Operation[] = [
     tag: TAGS.aps,
     scope: ENDPOINT_SCOPES.apsCalculator,
     body: { name: "ApsCompareRequest", schema: CompareRequestSchema },
-    response: { name: "ApsCompareResponse", schema: CompareResultSchema, description: "One entry per university, with meta {universities, qualifies_for_total}." },
+    response: {
+      name: "ApsCompareResponse",
+      schema: CompareResultSchema,
+      description: "One entry per university, with meta {universities, qualifies_for_total}.",
+    },
     errors: [...JSON_BODY_ERRORS, "invalid_aps_request"],
     examples: async (source) => {
       const index = source.apsIndex();

@@ -7,7 +7,6 @@
 import { z } from "zod";
 import type { Match, Point } from "../lib/find.ts";
 
-export type { Match, Point } from "../lib/find.ts";
 import { isRealDate } from "../lib/dates.ts";
 import { MAX_PER_PAGE, parsePageRequest } from "../lib/pagination.ts";
 import { searchKey, searchWords } from "../lib/text.ts";
@@ -33,12 +32,10 @@ export type QueryParameter = {
   requires?: string;
 };
 
-
-
-export const Q_MIN_LENGTH = 2;
-export const Q_MAX_LENGTH = 100;
+const Q_MIN_LENGTH = 2;
+const Q_MAX_LENGTH = 100;
 export const DEFAULT_RADIUS_KM = 10;
-export const MAX_RADIUS_KM = 100;
+const MAX_RADIUS_KM = 100;
 
 /**
  * A schema from a converter that returns undefined for a value it does not accept, with the message.
@@ -80,10 +77,14 @@ const DECIMAL = /^-?\d{1,3}(?:\.\d{1,12})?$/;
 const PROVINCE = /^[A-Za-z]+(?:-[A-Za-z]+)*$/;
 
 const pageParameter = (name: "page" | "per_page"): QueryParameter => ({
-  schema: parameter(name === "page" ? "must be a positive integer" : `must be an integer from 1 to ${MAX_PER_PAGE}`, (v) => {
-    const parsed = name === "page" ? parsePageRequest(v, null) : parsePageRequest(null, v);
-    return Array.isArray(parsed) ? undefined : parsed[name];
-  }, name === "page" ? /^[1-9]\d{0,8}$/ : /^[1-9]\d{0,2}$/),
+  schema: parameter(
+    name === "page" ? "must be a positive integer" : `must be an integer from 1 to ${MAX_PER_PAGE}`,
+    (v) => {
+      const parsed = name === "page" ? parsePageRequest(v, null) : parsePageRequest(null, v);
+      return Array.isArray(parsed) ? undefined : parsed[name];
+    },
+    name === "page" ? /^[1-9]\d{0,8}$/ : /^[1-9]\d{0,2}$/,
+  ),
   description:
     name === "page"
       ? "Page number, from 1 (default 1). A page past the end answers `data: []` with the real total."
@@ -167,7 +168,8 @@ export const LIST_QUERY_PARAMETERS = {
     },
     subject: {
       schema: slug,
-      description: "Only qualifications with a subject requirement on this subject (a slug from /v1/data/subjects), compulsory or one of a group of alternatives.",
+      description:
+        "Only qualifications with a subject requirement on this subject (a slug from /v1/data/subjects), compulsory or one of a group of alternatives.",
       example: "mathematics",
       match: { kind: "includes", column: "subjects" },
     },
@@ -221,9 +223,11 @@ export const LIST_QUERY_PARAMETERS = {
       match: { kind: "near", latitude: "latitude", longitude: "longitude" },
     },
     radius_km: {
-      schema: parameter(`must be a number of km greater than 0 and at most ${MAX_RADIUS_KM}`, (v) =>
-        /^\d{1,3}(?:\.\d{1,6})?$/.test(v) && Number(v) > 0 && Number(v) <= MAX_RADIUS_KM ? Number(v) : undefined,
-      /^\d{1,3}(?:\.\d{1,6})?$/),
+      schema: parameter(
+        `must be a number of km greater than 0 and at most ${MAX_RADIUS_KM}`,
+        (v) => (/^\d{1,3}(?:\.\d{1,6})?$/.test(v) && Number(v) > 0 && Number(v) <= MAX_RADIUS_KM ? Number(v) : undefined),
+        /^\d{1,3}(?:\.\d{1,6})?$/,
+      ),
       description: `Radius of near in km, greater than 0 and at most ${MAX_RADIUS_KM} (default ${DEFAULT_RADIUS_KM}); only with near.`,
       example: "5",
       match: { kind: "radius" },

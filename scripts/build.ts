@@ -55,7 +55,9 @@ runCommand(USAGE, async (argv) => {
   const overrides = optionsOf(argv);
   if (overrides === "help") return console.log(USAGE);
   const options = defaultBuildOptions(ROOT, overrides);
-  console.log(`Building ${path.relative(ROOT, options.outDir) || options.outDir}/ from ${path.relative(ROOT, options.sourcesDir) || options.sourcesDir}/`);
+  console.log(
+    `Building ${path.relative(ROOT, options.outDir) || options.outDir}/ from ${path.relative(ROOT, options.sourcesDir) || options.sourcesDir}/`,
+  );
   const result = await runBuild({ ...options, log: (line) => console.log(`  ${line}`) });
   console.log(formatSummary(result));
   return result.ok ? 0 : 1;

@@ -23,7 +23,15 @@ if (!/^[1-9]\d{0,6}$/.test(values.runs)) {
 }
 const result = spawnSync(
   process.execPath,
-  [path.join(ROOT, "node_modules", "vitest", "vitest.mjs"), "run", "--config", "vitest.worker.config.ts", "test/worker/fuzz.spec.ts", "--testTimeout", "0"],
+  [
+    path.join(ROOT, "node_modules", "vitest", "vitest.mjs"),
+    "run",
+    "--config",
+    "vitest.worker.config.ts",
+    "test/worker/fuzz.spec.ts",
+    "--testTimeout",
+    "0",
+  ],
   { cwd: ROOT, stdio: "inherit", env: { ...process.env, ...WRANGLER_OFFLINE_ENV, FUZZ_RUNS: values.runs } },
 );
 process.exitCode = result.status ?? 1;

@@ -7,7 +7,6 @@ import { ROOT } from "../lib/root.ts";
 import { formatReport } from "../nightly/report.ts";
 import { runRebuild, type RebuildOptions } from "../nightly/rebuild.ts";
 
-
 const USAGE = `usage: npm run rebuild -- [--deploy] [--allow-drop] [--max-drop SHARE] [--config FILE]
                            [--upstream DIR] [--sources DIR] [--out DIR] [--report DIR]
 
@@ -47,7 +46,8 @@ function rebuildOptionsOf(argv: readonly string[], env: NodeJS.ProcessEnv = proc
   };
   if (values["max-drop"] !== undefined) {
     const share = Number(values["max-drop"]);
-    if (!/^\d*\.?\d+$/.test(values["max-drop"]) || share > 1) throw new UsageError(`--max-drop must be a share from 0 to 1 (0.1 = 10%), not "${values["max-drop"]}"`);
+    if (!/^\d*\.?\d+$/.test(values["max-drop"]) || share > 1)
+      throw new UsageError(`--max-drop must be a share from 0 to 1 (0.1 = 10%), not "${values["max-drop"]}"`);
     options.maxDropShare = share;
   }
   return options;

@@ -35,7 +35,9 @@ async function main() {
     port: embedPort,
     token: (origin) => signToken({ scopes: EMBED_SCOPES, origins: [origin], env: "test", expiresInSeconds: 86_400, sub: "embed-example" }, key),
   }).catch((error: unknown) => {
-    throw new Error(`the embed example could not listen on 127.0.0.1:${embedPort} (set EMBED_PORT to another port): ${error instanceof Error ? error.message : String(error)}`);
+    throw new Error(
+      `the embed example could not listen on 127.0.0.1:${embedPort} (set EMBED_PORT to another port): ${error instanceof Error ? error.message : String(error)}`,
+    );
   });
   console.log(`\nStarting the API on http://127.0.0.1:${port} (tokens: npm run token -- --scopes universities:read)`);
   console.log(`The embed example (examples/embed/, a partner's page calling the API with a publishable token): ${embed.origin}/\n`);

@@ -10,7 +10,7 @@ import { prepareTestDataset, ROOT } from "../support/test-dataset.ts";
 
 const USAGE = `usage: npm test
 
-Type-checks (tsc), builds the test data set (.test-dist/) from the committed sources, then runs the
+Type-checks (tsc: the project, then the Worker on its own), builds the test data set (.test-dist/) from the committed sources, then runs the
 plain-Node suite (vitest.node.config.ts) and the workerd suite (vitest.worker.config.ts), each even if an
 earlier one failed, and prints the time of each. Exit code 1 if any failed.
   --help   this text`;
@@ -27,8 +27,12 @@ runCommand(USAGE, async (argv) => {
     const ok = await work();
     timings.push([title, (performance.now() - started) / 1000, ok]);
   };
-  const run = (args: string[]) => spawnSync(process.execPath, args, { cwd: ROOT, stdio: "inherit", env: { ...process.env, ...WRANGLER_OFFLINE_ENV } }).status === 0;
-  await step("type-check (tsc)", () => run([bin("typescript", "bin/tsc"), "--noEmit", "-p", "tsconfig.json"]));
+  const run = (args: string[]) =>
+    spawnSync(process.execPath, args, { cwd: ROOT, stdio: "inherit", env: { ...process.env, ...WRANGLER_OFFLINE_ENV } }).status === 0;
+  // The whole project, then the Worker on its own against workerd's types (npm run typecheck).
+  await step("type-check (tsc)", () =>
+    ["tsconfig.json", "functions/tsconfig.json"].every((project) => run([bin("typescript", "bin/tsc"), "--noEmit", "-p", project])),
+  );
   await step("test data set (.test-dist/)", async () => {
     await prepareTestDataset({ force: true, log: (line) => console.log(line) });
     return true;
@@ -37,7 +41,12 @@ runCommand(USAGE, async (argv) => {
   await step("Worker tests in workerd", () => run([bin("vitest", "vitest.mjs"), "run", "--config", "vitest.worker.config.ts"]));
   console.log("\n=== times\n");
   for (const [title, seconds, ok] of timings) console.log(`  ${title.padEnd(30)} ${seconds.toFixed(1).padStart(6)} s  ${ok ? "ok" : "FAILED"}`);
-  console.log(`  ${"total".padEnd(30)} ${timings.reduce((n, [, s]) => n + s, 0).toFixed(1).padStart(6)} s`);
+  console.log(
+    `  ${"total".padEnd(30)} ${timings
+      .reduce((n, [, s]) => n + s, 0)
+      .toFixed(1)
+      .padStart(6)} s`,
+  );
   const failed = timings.filter(([, , ok]) => !ok).map(([title]) => title);
   console.log(failed.length === 0 ? "\nAll checks passed." : `\nFailed: ${failed.join(", ")}`);
   return failed.length === 0 ? 0 : 1;

@@ -41,7 +41,8 @@ function tokenRequestOf(argv: string[]): TokenRequest | "help" {
   if (scopes.length === 0) throw new UsageError("--scopes is required");
   if (values.env !== "test" && values.env !== "live") throw new UsageError("--env is test or live");
   if (values.origins !== undefined && !values.publishable) throw new UsageError("--origins belongs to publishable tokens: add --publishable");
-  if (values.publishable && values.origins === undefined) throw new UsageError("a publishable token needs --origins, the sites whose pages may use it");
+  if (values.publishable && values.origins === undefined)
+    throw new UsageError("a publishable token needs --origins, the sites whose pages may use it");
   let expiresInSeconds: number;
   try {
     expiresInSeconds = parseDuration(values["expires-in"]);

@@ -5,10 +5,9 @@
 //                  it needs: TypeScript 7 has no JavaScript API)
 //   operations.ts  each operation's method and path, and the union of the error bodies
 // --check changes nothing and exits non-zero when the committed files differ from what would be generated.
-import { readFile, writeFile, mkdir } from "node:fs/promises";
 import { createRequire } from "node:module";
 import path from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { pathToFileURL } from "node:url";
 import { ROOT } from "../lib/root.ts";
 import { openApiDocument } from "../schema/openapi.ts";
 
@@ -23,7 +22,12 @@ type OpenApiTypescript = {
   astToString: (ast: unknown) => string;
 };
 
-type Document = { paths: Record<string, Record<string, { operationId: string; responses: Record<string, { content?: Record<string, { schema?: { $ref?: string } }> }> }>> };
+type Document = {
+  paths: Record<
+    string,
+    Record<string, { operationId: string; responses: Record<string, { content?: Record<string, { schema?: { $ref?: string } }> }> }>
+  >;
+};
 
 /** The runtime table of the client: method and path per operationId, and the error bodies' union type. */
 function operationsModule(document: Document): string {
@@ -66,4 +70,3 @@ export async function generatedClientFiles(): Promise<Record<string, string>> {
   const document = (await openApiDocument()) as unknown as Document;
   return { "openapi.ts": await typesModule(document), "operations.ts": operationsModule(document) };
 }
-

@@ -9,7 +9,7 @@ import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { ROOT } from "../lib/root.ts";
 
-export const EMBED_DIR = path.join(ROOT, "examples", "embed");
+const EMBED_DIR = path.join(ROOT, "examples", "embed");
 
 /** What the example's token carries: the school list and provinces for the picker, the APS comparison (subjects: any token). */
 export const EMBED_SCOPES = ["high_schools:read", "provinces:read", "aps_calculator:use"];
@@ -26,7 +26,7 @@ const TYPES: Record<string, string> = {
 export type EmbedExample = { origin: string; stop(): Promise<void> };
 
 /** The page with this API and token in its script tag; fails if the page no longer has the placeholders. */
-export function fillIn(page: string, api: string, token: string): string {
+function fillIn(page: string, api: string, token: string): string {
   for (const placeholder of Object.values(PLACEHOLDERS)) {
     if (!page.includes(placeholder)) throw new Error(`examples/embed/index.html has no ${placeholder} to fill in`);
   }
@@ -37,7 +37,12 @@ export function fillIn(page: string, api: string, token: string): string {
  * Serves examples/embed/ on `host:port` (port 0: any free one). `token(origin)` mints the publishable token
  * for the origin the example ends up on.
  */
-export async function startEmbedExample(options: { api: string; token: (origin: string) => Promise<string>; host?: string; port?: number }): Promise<EmbedExample> {
+export async function startEmbedExample(options: {
+  api: string;
+  token: (origin: string) => Promise<string>;
+  host?: string;
+  port?: number;
+}): Promise<EmbedExample> {
   const files = new Map<string, Buffer>();
   for (const name of await readdir(EMBED_DIR)) {
     if (TYPES[path.extname(name)]) files.set(`/${name}`, await readFile(path.join(EMBED_DIR, name)));

@@ -22,7 +22,10 @@ export async function startLocalServer(name: string, vars: Record<string, string
   await prepareTestDataset();
   const key: SigningKey = await newSigningKey(name);
   const bindings = Object.fromEntries(
-    Object.entries({ ...vars, TOKEN_JWKS: JSON.stringify({ keys: [publicJwk(key)] }) }).map(([binding, value]) => [binding, { type: "plain_text" as const, value }]),
+    Object.entries({ ...vars, TOKEN_JWKS: JSON.stringify({ keys: [publicJwk(key)] }) }).map(([binding, value]) => [
+      binding,
+      { type: "plain_text" as const, value },
+    ]),
   );
   const worker = await unstable_startWorker({
     config: path.join(ROOT, "test/worker/wrangler.jsonc"),

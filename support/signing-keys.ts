@@ -9,7 +9,7 @@ import { ROOT } from "../lib/root.ts";
 
 export type SigningKey = JWK & { kid: string; alg: "EdDSA"; d: string };
 
-export const DEV_KEY_PATH = path.join(ROOT, ".keys", "dev-signing-key.json");
+const DEV_KEY_PATH = path.join(ROOT, ".keys", "dev-signing-key.json");
 const DEV_VARS_PATH = path.join(ROOT, ".dev.vars");
 
 export async function newSigningKey(kid: string): Promise<SigningKey> {

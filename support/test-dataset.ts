@@ -6,7 +6,6 @@
 // same with or without EDU_UPSTREAM_DIR.
 import { existsSync } from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { defaultBuildOptions, formatSummary, runBuild } from "../build/index.ts";
 
 export { ROOT } from "../lib/root.ts";

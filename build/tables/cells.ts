@@ -15,7 +15,7 @@ export { isRealDate };
 const URI_CHARACTERS = /^[\x21-\x7e]+$/;
 
 /** An absolute http:// or https:// URL (bursary tables: some providers' sites have no https page). */
-export function isWebUrl(value: string): boolean {
+function isWebUrl(value: string): boolean {
   if (!URI_CHARACTERS.test(value)) return false;
   try {
     const url = new URL(value);
@@ -25,7 +25,7 @@ export function isWebUrl(value: string): boolean {
   }
 }
 
-export function isHttpsUrl(value: string): boolean {
+function isHttpsUrl(value: string): boolean {
   if (!URI_CHARACTERS.test(value)) return false;
   try {
     const url = new URL(value);
@@ -54,14 +54,14 @@ function optionalCellOf<T>(expected: string, convert: (value: string) => T | und
 
 const asText = (v: string) => (v === "" ? undefined : v);
 const asSlug = (v: string) => (SLUG.test(v) ? v : undefined);
-const asInteger = (min: number, max: number) => (v: string) =>
-  INTEGER.test(v) && Number(v) >= min && Number(v) <= max ? Number(v) : undefined;
-const asDecimal = (min: number, max: number) => (v: string) =>
-  DECIMAL.test(v) && Number(v) >= min && Number(v) <= max ? Number(v) : undefined;
+const asInteger = (min: number, max: number) => (v: string) => (INTEGER.test(v) && Number(v) >= min && Number(v) <= max ? Number(v) : undefined);
+const asDecimal = (min: number, max: number) => (v: string) => (DECIMAL.test(v) && Number(v) >= min && Number(v) <= max ? Number(v) : undefined);
 const asDate = (v: string) => (isRealDate(v) ? v : undefined);
-const asOneOf = <T extends string>(values: readonly T[]) => (v: string) => (values.includes(v as T) ? (v as T) : undefined);
-const asDigits = (min: number, max: number) => (v: string) =>
-  new RegExp(`^\\d{${min},${max}}$`).test(v) ? v : undefined;
+const asOneOf =
+  <T extends string>(values: readonly T[]) =>
+  (v: string) =>
+    values.includes(v as T) ? (v as T) : undefined;
+const asDigits = (min: number, max: number) => (v: string) => (new RegExp(`^\\d{${min},${max}}$`).test(v) ? v : undefined);
 
 const SLUG_TEXT = "a slug: lower-case letters and digits, words joined by single hyphens";
 const digitsText = (min: number, max: number) =>
@@ -71,21 +71,20 @@ export const text = () => cellOf("a non-empty text", asText);
 export const optionalText = () => cellOf<string | null>("text", (v) => (v === "" ? null : v));
 export const slug = () => cellOf(SLUG_TEXT, asSlug);
 export const optionalSlug = () => optionalCellOf(SLUG_TEXT, asSlug);
-export const uuid = () =>
-  cellOf("a lower-case UUID such as 0f8fad5b-d9cb-469f-a165-70867728950e", (v) => (UUID_STRICT.test(v) ? v : undefined));
+export const uuid = () => cellOf("a lower-case UUID such as 0f8fad5b-d9cb-469f-a165-70867728950e", (v) => (UUID_STRICT.test(v) ? v : undefined));
 export const integer = (min: number, max: number) => cellOf(`an integer from ${min} to ${max}`, asInteger(min, max));
-export const optionalInteger = (min: number, max: number) =>
-  optionalCellOf(`an integer from ${min} to ${max}`, asInteger(min, max));
+export const optionalInteger = (min: number, max: number) => optionalCellOf(`an integer from ${min} to ${max}`, asInteger(min, max));
 export const decimal = (min: number, max: number) =>
   cellOf(`a number from ${min} to ${max} (decimal point, no thousands separator)`, asDecimal(min, max));
 export const optionalDecimal = (min: number, max: number) =>
   optionalCellOf(`a number from ${min} to ${max} (decimal point, no thousands separator)`, asDecimal(min, max));
-export const boolean = () => cellOf("true or false", (v) => (v === "true" ? true : v === "false" ? false : undefined));
 export const optionalBoolean = () => optionalCellOf("true or false", (v) => (v === "true" ? true : v === "false" ? false : undefined));
 export const date = () => cellOf("a real date written YYYY-MM-DD", asDate);
 export const optionalDate = () => optionalCellOf("a real date written YYYY-MM-DD", asDate);
 export const httpsUrl = () =>
-  cellOf("an absolute https:// URL, with spaces and characters outside ASCII percent-encoded (– as %E2%80%93)", (v) => (isHttpsUrl(v) ? v : undefined));
+  cellOf("an absolute https:// URL, with spaces and characters outside ASCII percent-encoded (– as %E2%80%93)", (v) =>
+    isHttpsUrl(v) ? v : undefined,
+  );
 const WEB_URL_TEXT = "an absolute https:// (or http://) URL, with spaces and characters outside ASCII percent-encoded";
 export const webUrl = () => cellOf(WEB_URL_TEXT, (v) => (isWebUrl(v) ? v : undefined));
 export const optionalWebUrl = () => optionalCellOf(WEB_URL_TEXT, (v) => (isWebUrl(v) ? v : undefined));
@@ -117,13 +116,6 @@ export const requirementStatement = () =>
     return z.NEVER;
   });
 
-/** A list written in one cell, items separated by ";". */
-export const list = () =>
-  cellOf("at least one item; separate items with ;", (v) => {
-    const items = v.split(";").map((item) => item.trim()).filter((item) => item !== "");
-    return items.length > 0 ? items : undefined;
-  });
-
 /**
  * A list of closed values in one cell, separated by ";", each at most once. `optional`: an empty cell is the
  * empty list. The message names the items that are not in the list.
@@ -132,7 +124,10 @@ export function listOf<const T extends readonly [string, ...string[]]>(values: T
   const what = options.what ?? `one of: ${values.join(", ")}`;
   const expected = `${options.optional ? "" : "at least one item, "}each ${what}; separate items with ;${options.optional ? " (or an empty cell)" : ""}`;
   return z.string().transform((raw, ctx): T[number][] => {
-    const items = raw.split(";").map((item) => item.trim()).filter((item) => item !== "");
+    const items = raw
+      .split(";")
+      .map((item) => item.trim())
+      .filter((item) => item !== "");
     const unknown = items.filter((item) => !values.includes(item));
     const repeated = items.filter((item, i) => items.indexOf(item) !== i);
     if ((items.length === 0 && !options.optional) || unknown.length > 0 || repeated.length > 0) {
@@ -150,7 +145,10 @@ export function listOf<const T extends readonly [string, ...string[]]>(values: T
 /** A list of slugs in one cell (references to another table, checked by the link stage); empty: the empty list. */
 export const optionalSlugList = () =>
   cellOf<string[]>(`slugs separated by ; (${SLUG_TEXT}), or an empty cell`, (v) => {
-    const items = v.split(";").map((item) => item.trim()).filter((item) => item !== "");
+    const items = v
+      .split(";")
+      .map((item) => item.trim())
+      .filter((item) => item !== "");
     return items.every((item) => SLUG.test(item)) && new Set(items).size === items.length ? items : undefined;
   });
 
@@ -160,7 +158,5 @@ export const optionalSlugList = () =>
  */
 export const provenance = (today: string) => ({
   source_url: httpsUrl(),
-  verified_on: cellOf(`a real date written YYYY-MM-DD, not after today (${today})`, (v) =>
-    isRealDate(v) && v <= today ? v : undefined,
-  ),
+  verified_on: cellOf(`a real date written YYYY-MM-DD, not after today (${today})`, (v) => (isRealDate(v) && v <= today ? v : undefined)),
 });

@@ -2,7 +2,7 @@
 // its key, and the columns that refer to other tables. The stages (load, validate, link) are generic over this.
 import type { z } from "zod";
 
-export type Reference = {
+type Reference = {
   /** Column in this table. Empty cells are not checked (optionality is the row schema's business). */
   column: string;
   /** Table and column the value must exist in. */

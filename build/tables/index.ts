@@ -1,7 +1,6 @@
 // The source tables, one zod row schema each. sources/README.md documents the same columns for people.
 import { z } from "zod";
 import {
-  CONFIDENCE_LEVELS,
   FEE_TYPES,
   LANGUAGE_LEVELS,
   QUALIFICATION_TYPES,
@@ -11,7 +10,7 @@ import {
   UNIVERSITY_TYPES,
 } from "../../lib/vocabulary.ts";
 import { WITNESS_KINDS } from "../../domain/evidence.ts";
-import { defineTable, type TableDefinition } from "./define.ts";
+import { defineTable } from "./define.ts";
 import * as cell from "./cells.ts";
 import { apsTables } from "./aps.ts";
 import { nscResultsTable } from "./nsc.ts";
@@ -248,4 +247,3 @@ export function sourceTables(today: string) {
 }
 
 export type SourceTables = ReturnType<typeof sourceTables>;
-export type AnyTable = TableDefinition;

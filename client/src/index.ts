@@ -29,7 +29,8 @@ export type Input<Id extends OperationId> = ([PathOf<Id>] extends [never] ? unkn
 /** What a call resolves to: the 200 body. */
 export type Output<Id extends OperationId> = operations[Id]["responses"][200]["content"]["application/json"];
 
-type Call<Id extends OperationId> = {} extends Input<Id> ? (input?: Input<Id>) => Promise<Output<Id>> : (input: Input<Id>) => Promise<Output<Id>>;
+type Call<Id extends OperationId> =
+  Record<never, never> extends Input<Id> ? (input?: Input<Id>) => Promise<Output<Id>> : (input: Input<Id>) => Promise<Output<Id>>;
 
 export type Client = { [Id in OperationId]: Call<Id> };
 
@@ -93,7 +94,10 @@ function urlOf(baseUrl: string, template: string, input: { path?: Record<string,
 
 export function createClient(options: ClientOptions): Client {
   const fetchImpl = options.fetch ?? globalThis.fetch;
-  const client: Record<string, (input?: { path?: Record<string, unknown>; query?: Record<string, unknown>; body?: unknown; signal?: AbortSignal }) => Promise<unknown>> = {};
+  const client: Record<
+    string,
+    (input?: { path?: Record<string, unknown>; query?: Record<string, unknown>; body?: unknown; signal?: AbortSignal }) => Promise<unknown>
+  > = {};
   for (const [operationId, { method, path }] of Object.entries(OPERATIONS) as [OperationId, (typeof OPERATIONS)[OperationId]][]) {
     client[operationId] = async (input = {}) => {
       const headers: Record<string, string> = { accept: "application/json", ...options.headers, authorization: `Bearer ${options.token}` };

@@ -14,7 +14,14 @@ let api: Client;
 
 beforeAll(async () => {
   server = await startLocalServer("client-test");
-  const token = await server.token(["universities:read", "qualifications:read", "qualifications:requirements", "aps_calculator:use", "id_parser:use", "provinces:read"]);
+  const token = await server.token([
+    "universities:read",
+    "qualifications:read",
+    "qualifications:requirements",
+    "aps_calculator:use",
+    "id_parser:use",
+    "provinces:read",
+  ]);
   api = createClient({ baseUrl: server.base, token });
 });
 
@@ -25,7 +32,9 @@ afterAll(async () => {
 describe("the generated files", () => {
   it("are what the current OpenAPI document generates (npm run client:generate)", async () => {
     for (const [name, content] of Object.entries(await generatedClientFiles())) {
-      expect(await readFile(path.join(GENERATED_DIR, name), "utf8"), `client/src/generated/${name} is out of date: run npm run client:generate`).toBe(content);
+      expect(await readFile(path.join(GENERATED_DIR, name), "utf8"), `client/src/generated/${name} is out of date: run npm run client:generate`).toBe(
+        content,
+      );
     }
   });
 
@@ -102,7 +111,9 @@ describe("the client against the local server", () => {
     expect(notFound).toBeInstanceOf(ApiError);
     expect(notFound).toMatchObject({ status: 404, code: "not_found", operationId: "getUniversity" });
 
-    const invalid = await api.calculateAps({ body: { university_slug: "university-of-pretoria", marks: [{ subject_slug: "mathematics", percentage: 101 }] } }).catch((e: unknown) => e);
+    const invalid = await api
+      .calculateAps({ body: { university_slug: "university-of-pretoria", marks: [{ subject_slug: "mathematics", percentage: 101 }] } })
+      .catch((e: unknown) => e);
     expect(invalid).toBeInstanceOf(ApiError);
     expect((invalid as ApiError).code).toBe("invalid_aps_request");
     expect((invalid as ApiError).details.map((d) => d.path)).toContain("marks[0].percentage");

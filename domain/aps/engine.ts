@@ -3,7 +3,7 @@
 // change the result.
 import type { ApsScheme, Mark, ScaleAssignment, ScaleBand } from "./scheme.ts";
 
-export type SubjectBreakdown = {
+type SubjectBreakdown = {
   subject_slug: string;
   percentage: number;
   /** The class whose scale scored this subject; null for the scheme's default scale. */
@@ -17,7 +17,7 @@ export type SubjectBreakdown = {
   reason: string;
 };
 
-export type UnfilledSlot = { class: string; missing: number; note: string };
+type UnfilledSlot = { class: string; missing: number; note: string };
 
 export type ApsComputation = {
   /** The score as an integer on the university's scale: the exact score rounded down. */
@@ -40,15 +40,12 @@ export function bandOf(bands: readonly ScaleBand[], percentage: number): ScaleBa
   return bands.find((band) => band.from <= whole && whole <= band.to);
 }
 
-export function pointsOnBand(band: ScaleBand, percentage: number): number {
+function pointsOnBand(band: ScaleBand, percentage: number): number {
   return band.points ?? (band.points_per_percent ?? 0) * percentage;
 }
 
 function scaleFor(scheme: ApsScheme, subjectSlug: string): ScaleAssignment | undefined {
-  return (
-    scheme.scales.find((s) => s.subjects !== null && s.subjects.includes(subjectSlug)) ??
-    scheme.scales.find((s) => s.subjects === null)
-  );
+  return scheme.scales.find((s) => s.subjects?.includes(subjectSlug)) ?? scheme.scales.find((s) => s.subjects === null);
 }
 
 type Scored = { mark: Mark; scale: ScaleAssignment | undefined; base: number; bonus: number; value: number };
@@ -80,7 +77,9 @@ const better = (a: Scored, b: Scored) =>
 export function computeAps(scheme: ApsScheme, marks: readonly Mark[], required: ReadonlySet<string> = NO_SUBJECTS): ApsComputation {
   const forced = scheme.required_subjects_counted ? required : NO_SUBJECTS;
   const first = (a: Scored, b: Scored) => Number(forced.has(b.mark.subject_slug)) - Number(forced.has(a.mark.subject_slug));
-  const scored = marks.map((m) => score(scheme, { subject_slug: m.subject_slug, percentage: m.percentage })).sort((a, b) => first(a, b) || better(a, b));
+  const scored = marks
+    .map((m) => score(scheme, { subject_slug: m.subject_slug, percentage: m.percentage }))
+    .sort((a, b) => first(a, b) || better(a, b));
   const countedAs = new Map<Scored, { class: string; note: string; position: number }>();
   const unfilled: UnfilledSlot[] = [];
 

@@ -13,9 +13,9 @@ import type { QualificationFailure, QualificationOutcome, RequirementOutcome } f
 
 export const NEAR_MISS_APS_SHARE = 0.1;
 
-export type MissingOption = { subject_slug: string; need_level: number; have_level: number; need_percentage: number; have_percentage: number };
+type MissingOption = { subject_slug: string; need_level: number; have_level: number; need_percentage: number; have_percentage: number };
 
-export type Missing =
+type Missing =
   | { kind: "aps"; need: number; have: number }
   | ({ kind: "subject" } & MissingOption)
   | { kind: "group"; group: string; options: MissingOption[] };
@@ -29,13 +29,21 @@ function withinOneLevel(option: RequirementOutcome): MissingOption | null {
   const need = levelOfPercentage(option.min_percentage);
   const have = levelOfPercentage(option.percentage);
   if (have < need - 1) return null;
-  return { subject_slug: option.subject_slug, need_level: need, have_level: have, need_percentage: option.min_percentage, have_percentage: option.percentage };
+  return {
+    subject_slug: option.subject_slug,
+    need_level: need,
+    have_level: have,
+    need_percentage: option.min_percentage,
+    have_percentage: option.percentage,
+  };
 }
 
 function missingOf(failure: QualificationFailure, maximum: number): Missing | null {
   switch (failure.kind) {
     case "min_aps":
-      return failure.min_aps - failure.score <= NEAR_MISS_APS_SHARE * maximum + 1e-9 ? { kind: "aps", need: failure.min_aps, have: failure.score } : null;
+      return failure.min_aps - failure.score <= NEAR_MISS_APS_SHARE * maximum + 1e-9
+        ? { kind: "aps", need: failure.min_aps, have: failure.score }
+        : null;
     case "subject": {
       const option = withinOneLevel(failure);
       return option ? { kind: "subject", ...option } : null;

@@ -3,16 +3,16 @@
 // loaded through the caller's function, and the result is scored and matched. The Worker wraps a 422 as
 // {"error": {...}} and a 200 as {"data": ...}.
 import { z } from "zod";
-import { computeAps, type SubjectBreakdown, type UnfilledSlot } from "./engine.ts";
+import { computeAps } from "./engine.ts";
 import { NEAR_MISS_APS_SHARE, nearMissOf, orderNearMisses, type NearMiss } from "./near-miss.ts";
 import { explainQualification, percentagesOf } from "./qualify.ts";
 import { CONFIDENCE_LEVELS, MAX_SLUG_LENGTH, SLUG } from "../../lib/vocabulary.ts";
 import { APS_METHODS, LIFE_ORIENTATION_TREATMENTS, type ApsQualification, type ApsUniversityDocument, type Mark } from "./scheme.ts";
 
 export const MAX_MARKS = 20;
-export const APS_ERROR_CODE = "invalid_aps_request";
+const APS_ERROR_CODE = "invalid_aps_request";
 
-export type ApsErrorDetail = { path: string; message: string };
+type ApsErrorDetail = { path: string; message: string };
 
 export type ApsResponse<T = ApsResult> =
   | { status: 200; data: T }
@@ -50,7 +50,7 @@ const MissingOptionSchema = z.object({
 });
 
 /** A qualification the learner does not meet but would with a small change (domain/aps/near-miss.ts). */
-export const NearMissSchema = z.object({
+const NearMissSchema = z.object({
   qualification_id: z.string(),
   name: z.string(),
   min_aps: z.number().int().nullable(),
@@ -63,7 +63,7 @@ export const NearMissSchema = z.object({
   ),
 });
 
-export const QualificationNameSchema = z.object({
+const QualificationNameSchema = z.object({
   id: z.string(),
   name: z.string(),
   min_aps: z.number().int().nullable(),
@@ -72,9 +72,15 @@ export const QualificationNameSchema = z.object({
 });
 
 /** The score on another method some of the university's programmes use (e.g. SMU's health schools). */
-export const OtherSchemeScoreSchema = z.object({ id: z.string(), name: z.string(), aps_score: z.number().int(), exact_score: z.number(), maximum: z.number().int() });
+const OtherSchemeScoreSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  aps_score: z.number().int(),
+  exact_score: z.number(),
+  maximum: z.number().int(),
+});
 
-export const SchemeSummarySchema = z.object({
+const SchemeSummarySchema = z.object({
   id: z.string(),
   name: z.string(),
   intake_year: z.number().int(),
@@ -117,7 +123,7 @@ export const ApsResultSchema = z.object({
 export type ApsResult = z.infer<typeof ApsResultSchema>;
 
 /** One university's answer in a comparison: the single calculator's answer, cut to what a comparison shows. */
-export const ComparedUniversitySchema = z.object({
+const ComparedUniversitySchema = z.object({
   university_slug: z.string(),
   university_name: z.string(),
   aps_score: z.number().int(),
@@ -128,7 +134,7 @@ export const ComparedUniversitySchema = z.object({
   near_misses: z.array(NearMissSchema),
   other_schemes: z.array(OtherSchemeScoreSchema),
 });
-export type ComparedUniversity = z.infer<typeof ComparedUniversitySchema>;
+type ComparedUniversity = z.infer<typeof ComparedUniversitySchema>;
 
 export const CompareRequestSchema = z.object({
   marks: ApsRequestSchema.shape.marks,
@@ -145,8 +151,7 @@ export const CompareResultSchema = z.object({
 });
 export type CompareResult = z.infer<typeof CompareResultSchema>;
 
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === "object" && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
 
 const describe = (value: unknown) =>
   value === null ? "null" : Array.isArray(value) ? "an array" : typeof value === "string" ? "a string" : `a ${typeof value}`;
@@ -173,13 +178,22 @@ async function checkUniversity(slug: unknown, load: Loader, details: ApsErrorDet
   }
   const document = slug.length <= MAX_SLUG_LENGTH && SLUG.test(slug) ? await load(slug) : null;
   if (document === null) {
-    details.push({ path: "university_slug", message: `${JSON.stringify(slug.slice(0, MAX_SLUG_LENGTH))} is not a known university slug (see GET /v1/data/universities)` });
+    details.push({
+      path: "university_slug",
+      message: `${JSON.stringify(slug.slice(0, MAX_SLUG_LENGTH))} is not a known university slug (see GET /v1/data/universities)`,
+    });
   }
   return document;
 }
 
 /** One marks[i]: a known subject not given before, and a percentage from 0 to 100. */
-function checkMark(item: unknown, i: number, knownSubjects: ReadonlySet<string> | null, firstIndexOf: Map<string, number>, details: ApsErrorDetail[]): Mark | null {
+function checkMark(
+  item: unknown,
+  i: number,
+  knownSubjects: ReadonlySet<string> | null,
+  firstIndexOf: Map<string, number>,
+  details: ApsErrorDetail[],
+): Mark | null {
   const at = `marks[${i}]`;
   if (!isObject(item)) {
     details.push({ path: at, message: `must be an object {subject_slug, percentage}, not ${describe(item)}` });
@@ -190,11 +204,17 @@ function checkMark(item: unknown, i: number, knownSubjects: ReadonlySet<string> 
   if (subject === undefined) details.push({ path: `${at}.subject_slug`, message: "is required (a slug from GET /v1/data/subjects)" });
   else if (typeof subject !== "string") details.push({ path: `${at}.subject_slug`, message: `must be a string, not ${describe(subject)}` });
   else if (firstIndexOf.has(subject)) {
-    details.push({ path: `${at}.subject_slug`, message: `repeats ${JSON.stringify(subject)} from marks[${firstIndexOf.get(subject)}]; give each subject once` });
+    details.push({
+      path: `${at}.subject_slug`,
+      message: `repeats ${JSON.stringify(subject)} from marks[${firstIndexOf.get(subject)}]; give each subject once`,
+    });
   } else {
     firstIndexOf.set(subject, i);
     if (knownSubjects && !knownSubjects.has(subject)) {
-      details.push({ path: `${at}.subject_slug`, message: `${JSON.stringify(subject.slice(0, 100))} is not a known subject slug (see GET /v1/data/subjects)` });
+      details.push({
+        path: `${at}.subject_slug`,
+        message: `${JSON.stringify(subject.slice(0, 100))} is not a known subject slug (see GET /v1/data/subjects)`,
+      });
     } else {
       subjectOk = true;
     }
@@ -213,7 +233,7 @@ function checkMark(item: unknown, i: number, knownSubjects: ReadonlySet<string> 
 }
 
 /** marks: 1 to MAX_MARKS marks, each subject once. Subjects are checked against knownSubjects when given. */
-export function checkMarks(raw: unknown, knownSubjects: ReadonlySet<string> | null, details: ApsErrorDetail[]): Mark[] {
+function checkMarks(raw: unknown, knownSubjects: ReadonlySet<string> | null, details: ApsErrorDetail[]): Mark[] {
   if (raw === undefined) {
     details.push({ path: "marks", message: "is required (an array of {subject_slug, percentage})" });
     return [];
@@ -255,7 +275,10 @@ export function apsResultOf(document: ApsUniversityDocument, marks: readonly Mar
   const { scheme } = document;
   // Each variant scheme scores the marks too; a qualification is judged on the scheme its min_aps is on.
   const others = (document.variants ?? []).map((variant) => ({ variant, computation: computeAps(variant, marks) }));
-  const scoreOf = new Map([[scheme.id, { score: computation.score, maximum: scheme.maximum }], ...others.map((o) => [o.variant.id, { score: o.computation.score, maximum: o.variant.maximum }] as const)]);
+  const scoreOf = new Map([
+    [scheme.id, { score: computation.score, maximum: scheme.maximum }],
+    ...others.map((o) => [o.variant.id, { score: o.computation.score, maximum: o.variant.maximum }] as const),
+  ]);
   const percentages = percentagesOf(marks);
   const qualifying: ApsQualification[] = [];
   const nearMisses: NearMiss[] = [];
@@ -279,7 +302,13 @@ export function apsResultOf(document: ApsUniversityDocument, marks: readonly Mar
     qualifies_for: qualifying.map((q) => q.id),
     qualifications: qualifying.map((q) => ({ id: q.id, name: q.name, min_aps: q.min_aps, aps_scheme: q.scheme ?? scheme.id })),
     near_misses: orderNearMisses(nearMisses),
-    other_schemes: others.map(({ variant, computation: c }) => ({ id: variant.id, name: variant.name, aps_score: c.score, exact_score: c.exact_score, maximum: variant.maximum })),
+    other_schemes: others.map(({ variant, computation: c }) => ({
+      id: variant.id,
+      name: variant.name,
+      aps_score: c.score,
+      exact_score: c.exact_score,
+      maximum: variant.maximum,
+    })),
     exact_score: computation.exact_score,
     maximum: computation.maximum,
     breakdown: computation.subjects,
@@ -330,8 +359,13 @@ function checkUniversitySlugs(raw: unknown, index: ApsIndex, details: ApsErrorDe
   raw.forEach((slug: unknown, i) => {
     const at = `university_slugs[${i}]`;
     if (typeof slug !== "string") details.push({ path: at, message: `must be a string, not ${describe(slug)}` });
-    else if (chosen.has(slug)) details.push({ path: at, message: `repeats ${JSON.stringify(slug.slice(0, MAX_SLUG_LENGTH))}; name each university once` });
-    else if (!known.has(slug)) details.push({ path: at, message: `${JSON.stringify(slug.slice(0, MAX_SLUG_LENGTH))} is not a known university slug (see GET /v1/data/universities)` });
+    else if (chosen.has(slug))
+      details.push({ path: at, message: `repeats ${JSON.stringify(slug.slice(0, MAX_SLUG_LENGTH))}; name each university once` });
+    else if (!known.has(slug))
+      details.push({
+        path: at,
+        message: `${JSON.stringify(slug.slice(0, MAX_SLUG_LENGTH))} is not a known university slug (see GET /v1/data/universities)`,
+      });
     else chosen.add(slug);
   });
   return index.universities.map((u) => u.slug).filter((slug) => chosen.has(slug));
@@ -340,10 +374,14 @@ function checkUniversitySlugs(raw: unknown, index: ApsIndex, details: ApsErrorDe
 /** POST /v1/data/aps-calculator/compare, minus HTTP: the same marks scored at every university named, each on
  * its own scheme by the same engine as the single calculator (apsResultOf), ordered by university name. */
 export async function answerCompareRequest(body: unknown, index: ApsIndex, loadUniversity: Loader): Promise<ApsResponse<CompareResult>> {
-  if (!isObject(body)) return invalid([{ path: "body", message: `must be a JSON object with marks (and optionally university_slugs), not ${describe(body)}` }]) as ApsResponse<CompareResult>;
+  if (!isObject(body))
+    return invalid([
+      { path: "body", message: `must be a JSON object with marks (and optionally university_slugs), not ${describe(body)}` },
+    ]) as ApsResponse<CompareResult>;
   const details: ApsErrorDetail[] = [];
   for (const key of Object.keys(body)) {
-    if (key !== "marks" && key !== "university_slugs") details.push({ path: key, message: "is not a field of this request (marks, university_slugs)" });
+    if (key !== "marks" && key !== "university_slugs")
+      details.push({ path: key, message: "is not a field of this request (marks, university_slugs)" });
   }
   const slugs = checkUniversitySlugs(body.university_slugs, index, details);
   const marks = checkMarks(body.marks, new Set(index.subjects), details);
@@ -365,5 +403,8 @@ export async function answerCompareRequest(body: unknown, index: ApsIndex, loadU
       other_schemes: result.other_schemes,
     });
   }
-  return { status: 200, data: { data, meta: { universities: data.length, qualifies_for_total: data.reduce((n, u) => n + u.qualifies_for.length, 0) } } };
+  return {
+    status: 200,
+    data: { data, meta: { universities: data.length, qualifies_for_total: data.reduce((n, u) => n + u.qualifies_for.length, 0) } },
+  };
 }

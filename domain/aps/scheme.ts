@@ -6,11 +6,10 @@ import type { Confidence } from "../../lib/vocabulary.ts";
 import type { RequirementRule } from "../requirements.ts";
 
 export const APS_METHODS = ["points", "percentage-sum", "percentage-average", "percentage-tenths"] as const;
-export type ApsMethod = (typeof APS_METHODS)[number];
+type ApsMethod = (typeof APS_METHODS)[number];
 
 export const LIFE_ORIENTATION_TREATMENTS = ["excluded", "counted", "separate-table", "bonus"] as const;
-export type LifeOrientationTreatment = (typeof LIFE_ORIENTATION_TREATMENTS)[number];
-
+type LifeOrientationTreatment = (typeof LIFE_ORIENTATION_TREATMENTS)[number];
 
 /**
  * One band of a scale. `from` and `to` are whole percentages as universities print them ("50-59"); a
@@ -27,7 +26,7 @@ export type ScaleAssignment = { class: string | null; subjects: string[] | null;
 export type SelectionSlot = { class: string; subjects: string[]; count: number; note: string };
 
 /** Extra points for a counted-subject class when its percentage lies in a band (Wits: +2 for English at 60%+). */
-export type BonusRule = { class: string; subjects: string[]; from: number; to: number; points: number };
+type BonusRule = { class: string; subjects: string[]; from: number; to: number; points: number };
 
 export type ApsScheme = {
   id: string;
@@ -63,7 +62,7 @@ export type ApsRequirement = {
 
 /** A requirement on a class of subjects ("another language at level 4"); with an alternative_group it is one
  * option of that group, beside the group's subject requirements. */
-export type ApsGeneralRequirement = { rule: RequirementRule; min_percentage: number; alternative_group: string | null };
+type ApsGeneralRequirement = { rule: RequirementRule; min_percentage: number; alternative_group: string | null };
 
 export type ApsQualification = {
   id: string;

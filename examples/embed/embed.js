@@ -3,12 +3,13 @@
 // JavaScript with no dependency and no build step. Everything the API answers is written with textContent,
 // never as HTML. The picker announces the chosen school as a `sa-edu:school` event on its section
 // (event.detail is the school record), for the page around it to use.
-(function () {
+(() => {
+  // biome-ignore lint/suspicious/noRedundantUseStrict: a classic script (it reads document.currentScript), not a module, so strict mode is not implied
   "use strict";
 
   const script = document.currentScript;
-  const API = (script && script.dataset.api ? script.dataset.api : "").replace(/\/+$/, "");
-  const TOKEN = script && script.dataset.token ? script.dataset.token : "";
+  const API = (script?.dataset.api ? script.dataset.api : "").replace(/\/+$/, "");
+  const TOKEN = script?.dataset.token ? script.dataset.token : "";
   const MAX_MARKS = 20;
   const FIRST_ROWS = 7;
   const NEAR_MISSES_SHOWN = 10;
@@ -38,12 +39,12 @@
       const message =
         response.status === 429
           ? `Too many requests from this page just now; try again in ${retryAfter || "a few"} seconds.`
-          : body && body.error && body.error.message
+          : body?.error?.message
             ? body.error.message
             : `The data service answered ${response.status}.`;
       super(message);
       this.status = response.status;
-      this.code = body && body.error ? body.error.code : null;
+      this.code = body?.error ? body.error.code : null;
     }
   }
 
@@ -52,7 +53,11 @@
     if (body !== undefined) headers["content-type"] = "application/json";
     let response;
     try {
-      response = await fetch(`${API}${path}`, { method: body === undefined ? "GET" : "POST", headers, body: body === undefined ? undefined : JSON.stringify(body) });
+      response = await fetch(`${API}${path}`, {
+        method: body === undefined ? "GET" : "POST",
+        headers,
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
     } catch {
       throw new Problem("The data service could not be reached; check your connection and try again.");
     }
@@ -116,11 +121,29 @@
         if (request !== latest) return; // a newer search has started
         list.replaceChildren(
           ...data.map((school) =>
-            el("li", {}, el("button", { type: "button", className: "sa-edu-school" }, el("span", { className: "sa-edu-name" }, school.name), el("span", { className: "sa-edu-facts" }, describe(school)))),
+            el(
+              "li",
+              {},
+              el(
+                "button",
+                { type: "button", className: "sa-edu-school" },
+                el("span", { className: "sa-edu-name" }, school.name),
+                el("span", { className: "sa-edu-facts" }, describe(school)),
+              ),
+            ),
           ),
         );
-        list.querySelectorAll("button").forEach((button, i) => button.addEventListener("click", () => choose(data[i])));
-        say(status, meta.total === 0 ? "No school matches; try fewer words." : meta.total > data.length ? `${meta.total} schools match; the first ${data.length}:` : `${meta.total} ${meta.total === 1 ? "school matches" : "schools match"}:`);
+        list.querySelectorAll("button").forEach((button, i) => {
+          button.addEventListener("click", () => choose(data[i]));
+        });
+        say(
+          status,
+          meta.total === 0
+            ? "No school matches; try fewer words."
+            : meta.total > data.length
+              ? `${meta.total} schools match; the first ${data.length}:`
+              : `${meta.total} ${meta.total === 1 ? "school matches" : "schools match"}:`,
+        );
       } catch (error) {
         if (request === latest) fail(status, error);
       }
@@ -148,12 +171,29 @@
     const nearMisses = section.querySelector(".sa-edu-near-misses");
     let subjects = [];
     const subjectName = (slug) =>
-      slug === "@other-language" ? "another language" : slug === "@other-subject" ? "another subject" : (subjects.find((s) => s.slug === slug) || { name: slug }).name;
+      slug === "@other-language"
+        ? "another language"
+        : slug === "@other-subject"
+          ? "another subject"
+          : (subjects.find((s) => s.slug === slug) || { name: slug }).name;
 
     function addRow() {
       const n = rows.children.length + 1;
-      const select = el("select", { name: "subject", "aria-label": `Subject ${n}` }, el("option", { value: "" }, "Choose a subject"), subjects.map((s) => el("option", { value: s.slug }, s.name)));
-      const mark = el("input", { type: "number", name: "percentage", min: 0, max: 100, step: "any", inputmode: "decimal", "aria-label": `Final mark for subject ${n} (%)` });
+      const select = el(
+        "select",
+        { name: "subject", "aria-label": `Subject ${n}` },
+        el("option", { value: "" }, "Choose a subject"),
+        subjects.map((s) => el("option", { value: s.slug }, s.name)),
+      );
+      const mark = el("input", {
+        type: "number",
+        name: "percentage",
+        min: 0,
+        max: 100,
+        step: "any",
+        inputmode: "decimal",
+        "aria-label": `Final mark for subject ${n} (%)`,
+      });
       rows.append(el("tr", {}, el("td", {}, select), el("td", {}, mark)));
       add.disabled = rows.children.length >= MAX_MARKS;
     }
@@ -174,7 +214,8 @@
         if (subject === "" && text === "") continue;
         if (subject === "") throw new Problem("Choose the subject of each mark you entered.");
         const percentage = Number(text);
-        if (text === "" || !Number.isFinite(percentage) || percentage < 0 || percentage > 100) throw new Problem(`Enter your final mark for ${subjectName(subject)} as a percentage from 0 to 100.`);
+        if (text === "" || !Number.isFinite(percentage) || percentage < 0 || percentage > 100)
+          throw new Problem(`Enter your final mark for ${subjectName(subject)} as a percentage from 0 to 100.`);
         if (marks.some((m) => m.subject_slug === subject)) throw new Problem(`${subjectName(subject)} is there twice.`);
         marks.push({ subject_slug: subject, percentage });
       }
@@ -191,8 +232,15 @@
     }
 
     function show({ data, meta }) {
-      const where = data.filter((u) => u.qualifies_for.length > 0).sort((a, b) => b.qualifications.length - a.qualifications.length || a.university_name.localeCompare(b.university_name));
-      say(status, where.length === 0 ? "These marks do not yet meet a qualification's requirements at any university." : `You qualify for ${meta.qualifies_for_total} qualifications at ${where.length} of ${meta.universities} universities.`);
+      const where = data
+        .filter((u) => u.qualifies_for.length > 0)
+        .sort((a, b) => b.qualifications.length - a.qualifications.length || a.university_name.localeCompare(b.university_name));
+      say(
+        status,
+        where.length === 0
+          ? "These marks do not yet meet a qualification's requirements at any university."
+          : `You qualify for ${meta.qualifies_for_total} qualifications at ${where.length} of ${meta.universities} universities.`,
+      );
       qualifies.replaceChildren(
         ...(where.length === 0
           ? []
@@ -205,7 +253,21 @@
                   el(
                     "li",
                     {},
-                    el("details", {}, el("summary", {}, el("strong", {}, u.university_name), ` · APS ${u.aps_score} of ${u.maximum} · ${u.qualifications.length} ${u.qualifications.length === 1 ? "qualification" : "qualifications"}`), el("ul", {}, u.qualifications.map((q) => el("li", {}, q.name, q.min_aps === null ? "" : ` (APS ${q.min_aps})`)))),
+                    el(
+                      "details",
+                      {},
+                      el(
+                        "summary",
+                        {},
+                        el("strong", {}, u.university_name),
+                        ` · APS ${u.aps_score} of ${u.maximum} · ${u.qualifications.length} ${u.qualifications.length === 1 ? "qualification" : "qualifications"}`,
+                      ),
+                      el(
+                        "ul",
+                        {},
+                        u.qualifications.map((q) => el("li", {}, q.name, q.min_aps === null ? "" : ` (APS ${q.min_aps})`)),
+                      ),
+                    ),
                   ),
                 ),
               ),
@@ -223,7 +285,13 @@
           ? []
           : [
               el("h3", {}, "Nearly there"),
-              el("ul", { className: "sa-edu-near" }, shown.map(({ university, miss }) => el("li", {}, el("strong", {}, miss.name), ` at ${university}: `, miss.missing.map(describeMissing).join("; ")))),
+              el(
+                "ul",
+                { className: "sa-edu-near" },
+                shown.map(({ university, miss }) =>
+                  el("li", {}, el("strong", {}, miss.name), ` at ${university}: `, miss.missing.map(describeMissing).join("; ")),
+                ),
+              ),
               close.length > shown.length ? el("p", { className: "sa-edu-more" }, `and ${close.length - shown.length} more near misses.`) : null,
             ]),
       );

@@ -5,12 +5,12 @@ import { computeAps, bandOf } from "../../domain/aps/engine.ts";
 import type { ApsScheme, Mark } from "../../domain/aps/scheme.ts";
 import { loadApsSources, schemeOf } from "../fixtures/aps.ts";
 import { LEARNER_A } from "../fixtures/learners.ts";
+import { present } from "../support/present.ts";
 
 const marks = (entries: Record<string, number>): Mark[] =>
   Object.entries(entries).map(([subject_slug, percentage]) => ({ subject_slug, percentage }));
 
-const score = async (university: string, entries: Record<string, number>) =>
-  computeAps(await schemeOf(university), marks(entries));
+const score = async (university: string, entries: Record<string, number>) => computeAps(await schemeOf(university), marks(entries));
 
 describe("the schemes in sources/", () => {
   it("assemble without problems, one per university", async () => {
@@ -280,7 +280,10 @@ describe("Mathematics against Mathematical Literacy", () => {
     // English 11 + ML 4 (ordinary table, not the weighted one) + LO 3 + additional language AFAL 5 + best three
     // others Geo 7, PS 5, LS 3 = 38
     expect(literacy.score).toBe(38);
-    expect(literacy.subjects.find((s) => s.subject_slug === "mathematical-literacy")).toMatchObject({ points: 4, counted_as: "mathematics-or-literacy" });
+    expect(literacy.subjects.find((s) => s.subject_slug === "mathematical-literacy")).toMatchObject({
+      points: 4,
+      counted_as: "mathematics-or-literacy",
+    });
     // Technical Mathematics is scored as an other subject (4) and competes with the others; the maths place stays empty.
     const technical = await score("university-of-the-western-cape", { ...withoutMaths, "technical-mathematics": 59.99 });
     expect(technical.unfilled.map((u) => u.class)).toEqual(["mathematics-or-literacy"]);
@@ -301,7 +304,11 @@ describe("Mathematics against Mathematical Literacy", () => {
     const cut = await score("central-university-of-technology", { ...low, "life-orientation": 39 });
     expect(cut.subjects.find((s) => s.subject_slug === "geography")?.points).toBe(1);
     expect(cut.subjects.find((s) => s.subject_slug === "life-orientation")?.points).toBe(0);
-    expect((await score("central-university-of-technology", { ...low, "life-orientation": 40 })).subjects.find((s) => s.subject_slug === "life-orientation")?.points).toBe(1);
+    expect(
+      (await score("central-university-of-technology", { ...low, "life-orientation": 40 })).subjects.find(
+        (s) => s.subject_slug === "life-orientation",
+      )?.points,
+    ).toBe(1);
   });
 
   it("SPU: Mathematical Literacy earns no bonus", async () => {
@@ -332,10 +339,18 @@ describe("maxima", () => {
   });
 
   it("a learner with 0% everywhere scores no more than the number of counted places", () => {
-    const bottom = marks({ "english-home-language": 0, "afrikaans-first-additional-language": 0, mathematics: 0, "life-orientation": 0, history: 0, geography: 0, "life-sciences": 0 });
+    const bottom = marks({
+      "english-home-language": 0,
+      "afrikaans-first-additional-language": 0,
+      mathematics: 0,
+      "life-orientation": 0,
+      history: 0,
+      geography: 0,
+      "life-sciences": 0,
+    });
     // NSC-7 schemes give 1 per counted subject at 0%: UP 6
-    expect(computeAps(schemes.get("university-of-pretoria")!, bottom).score).toBe(6);
-    expect(computeAps(schemes.get("university-of-cape-town")!, bottom).score).toBe(0);
-    expect(computeAps(schemes.get("university-of-the-witwatersrand")!, bottom).score).toBe(0);
+    expect(computeAps(present(schemes.get("university-of-pretoria"), "university-of-pretoria's scheme"), bottom).score).toBe(6);
+    expect(computeAps(present(schemes.get("university-of-cape-town"), "university-of-cape-town's scheme"), bottom).score).toBe(0);
+    expect(computeAps(present(schemes.get("university-of-the-witwatersrand"), "university-of-the-witwatersrand's scheme"), bottom).score).toBe(0);
   });
 });

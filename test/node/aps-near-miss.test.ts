@@ -15,13 +15,18 @@ const requirement = (subject_slug: string, min_percentage: number, options: Part
   alternative_group: null,
   ...options,
 });
-const alternative = (group: string, subject_slug: string, min_percentage: number) => requirement(subject_slug, min_percentage, { is_compulsory: false, alternative_group: group });
+const alternative = (group: string, subject_slug: string, min_percentage: number) =>
+  requirement(subject_slug, min_percentage, { is_compulsory: false, alternative_group: group });
 
 /** The near miss of one qualification for these marks and this score (the scheme's maximum is 50). */
 function nearMiss(q: ApsQualification, marks: Mark[], score: number, maximum = 50, ruleSubjects: Record<string, string[]> = {}) {
   return nearMissOf(explainQualification(q, percentagesOf(marks), score, ruleSubjects), q.min_aps, maximum);
 }
-const qualification = (min_aps: number | null, requirements: ApsRequirement[] = [], general: ApsQualification["general_requirements"] = []): ApsQualification => ({
+const qualification = (
+  min_aps: number | null,
+  requirements: ApsRequirement[] = [],
+  general: ApsQualification["general_requirements"] = [],
+): ApsQualification => ({
   id: "q",
   name: "Q",
   min_aps,
@@ -60,7 +65,11 @@ describe("near misses: subjects", () => {
   });
 
   it("is a near miss when a percentage requirement is missed within the same level", () => {
-    expect(nearMiss(qualification(20, [requirement("mathematics", 58)]), maths, 30)?.missing[0]).toMatchObject({ kind: "subject", need_level: 4, have_level: 4 });
+    expect(nearMiss(qualification(20, [requirement("mathematics", 58)]), maths, 30)?.missing[0]).toMatchObject({
+      kind: "subject",
+      need_level: 4,
+      have_level: 4,
+    });
   });
 
   it("allows at most one unmet subject requirement", () => {
@@ -71,20 +80,32 @@ describe("near misses: subjects", () => {
   it("names the options of an alternative group that are one level short", () => {
     const q = qualification(20, [alternative("mathematics", "mathematics", 60), alternative("mathematics", "mathematical-literacy", 70)]);
     expect(nearMiss(q, maths, 30)?.missing).toEqual([
-      { kind: "group", group: "mathematics", options: [{ subject_slug: "mathematics", need_level: 5, have_level: 4, need_percentage: 60, have_percentage: 55 }] },
+      {
+        kind: "group",
+        group: "mathematics",
+        options: [{ subject_slug: "mathematics", need_level: 5, have_level: 4, need_percentage: 60, have_percentage: 55 }],
+      },
     ]);
     expect(nearMiss(q, [{ subject_slug: "mathematical-literacy", percentage: 45 }], 30)).toBeNull();
   });
 
   it("names a general requirement (another language) one level short", () => {
     const languages = { "other-language": ["english-home-language", "isizulu-first-additional-language"] };
-    const q = qualification(20, [requirement("english-home-language", 50)], [{ rule: "other-language", min_percentage: 50, alternative_group: null }]);
+    const q = qualification(
+      20,
+      [requirement("english-home-language", 50)],
+      [{ rule: "other-language", min_percentage: 50, alternative_group: null }],
+    );
     const marks = [
       { subject_slug: "english-home-language", percentage: 70 },
       { subject_slug: "isizulu-first-additional-language", percentage: 45 },
     ];
     expect(nearMiss(q, marks, 30, 50, languages)?.missing).toEqual([
-      { kind: "group", group: "@other-language", options: [{ subject_slug: "@other-language", need_level: 4, have_level: 3, need_percentage: 50, have_percentage: 45 }] },
+      {
+        kind: "group",
+        group: "@other-language",
+        options: [{ subject_slug: "@other-language", need_level: 4, have_level: 3, need_percentage: 50, have_percentage: 45 }],
+      },
     ]);
   });
 
@@ -128,10 +149,25 @@ function documentOf(slug: string, name: string, qualifications: ApsQualification
 const MARKS = SUBJECTS.slice(0, 6).map((subject_slug) => ({ subject_slug, percentage: 65 }));
 const q = (id: string, min_aps: number | null, requirements: ApsRequirement[] = []): ApsQualification => ({ id, name: id, min_aps, requirements });
 const DOCUMENTS = new Map<string, ApsUniversityDocument>([
-  ["alpha", documentOf("alpha", "Alpha University", [q("a-open", 20), q("a-near-2", 32), q("a-near-4", 34), q("a-far", 40), q("a-maths", 28, [requirement("mathematics", 70)])])],
+  [
+    "alpha",
+    documentOf("alpha", "Alpha University", [
+      q("a-open", 20),
+      q("a-near-2", 32),
+      q("a-near-4", 34),
+      q("a-far", 40),
+      q("a-maths", 28, [requirement("mathematics", 70)]),
+    ]),
+  ],
   ["beta", documentOf("beta", "Beta University", [q("b-open", 25)])],
 ]);
-const INDEX: ApsIndex = { universities: [{ slug: "alpha", name: "Alpha University" }, { slug: "beta", name: "Beta University" }], subjects: SUBJECTS };
+const INDEX: ApsIndex = {
+  universities: [
+    { slug: "alpha", name: "Alpha University" },
+    { slug: "beta", name: "Beta University" },
+  ],
+  subjects: SUBJECTS,
+};
 const load = async (slug: string) => DOCUMENTS.get(slug) ?? null;
 
 describe("near misses in the calculator's answer", () => {

@@ -5,6 +5,7 @@ import fc from "fast-check";
 import { computeAps } from "../../domain/aps/engine.ts";
 import type { ApsScheme, Mark } from "../../domain/aps/scheme.ts";
 import { loadApsSources } from "../fixtures/aps.ts";
+import { present } from "../support/present.ts";
 
 let schemes: ApsScheme[] = [];
 let subjectSlugs: string[] = [];
@@ -57,9 +58,9 @@ describe("APS engine properties (all 26 schemes)", () => {
   it("raising one mark never lowers the score", () => {
     fc.assert(
       fc.property(schemeIndex(), markSets, fc.nat(), percentage, (s, marks, which, other) => {
-        const scheme = schemes[s]!;
+        const scheme = present(schemes[s], `scheme ${s}`);
         const i = which % marks.length;
-        const original = marks[i]!;
+        const original = present(marks[i], `mark ${i}`);
         const [low, high] = original.percentage <= other ? [original.percentage, other] : [other, original.percentage];
         const withLow = marks.map((m, j) => (j === i ? { ...m, percentage: low } : m));
         const withHigh = marks.map((m, j) => (j === i ? { ...m, percentage: high } : m));
@@ -76,7 +77,7 @@ describe("APS engine properties (all 26 schemes)", () => {
     fc.assert(
       fc.property(schemeIndex(), markSets, (s, marks) => {
         fc.pre(marks.length > 1);
-        const scheme = schemes[s]!;
+        const scheme = present(schemes[s], `scheme ${s}`);
         expect(computeAps(scheme, marks).exact_score).toBeGreaterThanOrEqual(computeAps(scheme, marks.slice(1)).exact_score);
       }),
       { numRuns: 1000 },
@@ -89,7 +90,7 @@ describe("APS engine properties (all 26 schemes)", () => {
         schemeIndex(),
         markSets.chain((marks) => fc.tuple(fc.constant(marks), fc.shuffledSubarray(marks, { minLength: marks.length, maxLength: marks.length }))),
         (s, [marks, shuffled]) => {
-          const scheme = schemes[s]!;
+          const scheme = present(schemes[s], `scheme ${s}`);
           expect(computeAps(scheme, shuffled)).toEqual(computeAps(scheme, marks));
         },
       ),
@@ -102,8 +103,8 @@ describe("APS engine properties (all 26 schemes)", () => {
       fc.property(schemeIndex(), markSets, (s, marks) => {
         const copy = structuredClone(marks);
         const frozen = Object.freeze(marks.map((m) => Object.freeze({ ...m })));
-        computeAps(schemes[s]!, marks);
-        computeAps(schemes[s]!, frozen);
+        computeAps(present(schemes[s], `scheme ${s}`), marks);
+        computeAps(present(schemes[s], `scheme ${s}`), frozen);
         expect(marks).toEqual(copy);
       }),
       { numRuns: 500 },
@@ -130,7 +131,7 @@ describe("APS engine properties (all 26 schemes)", () => {
       });
     fc.assert(
       fc.property(schemeIndex(), learner, (s, marks) => {
-        const scheme = schemes[s]!;
+        const scheme = present(schemes[s], `scheme ${s}`);
         const result = computeAps(scheme, [...marks]);
         expect(result.score).toBeGreaterThanOrEqual(0);
         expect(result.score, scheme.id).toBeLessThanOrEqual(scheme.maximum);

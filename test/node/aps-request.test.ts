@@ -5,6 +5,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { ApsResultSchema, MAX_MARKS, answerApsRequest, type ApsResponse } from "../../domain/aps/request.ts";
 import type { ApsUniversityDocument } from "../../domain/aps/scheme.ts";
 import { loadApsSources } from "../fixtures/aps.ts";
+import { present } from "../support/present.ts";
 
 let documents: Map<string, ApsUniversityDocument>;
 const requested: string[] = [];
@@ -77,7 +78,9 @@ describe("answerApsRequest: 422 cases", () => {
   });
 
   it(`more than ${MAX_MARKS} marks`, async () => {
-    const slugs = documents.get(UP)!.subjects.map((s) => s.slug).slice(0, MAX_MARKS + 1);
+    const slugs = present(documents.get(UP), "UP's document")
+      .subjects.map((s) => s.slug)
+      .slice(0, MAX_MARKS + 1);
     const marks = slugs.map((subject_slug) => ({ subject_slug, percentage: 50 }));
     expect(await detailsOf({ university_slug: UP, marks })).toEqual([{ path: "marks", message: expect.stringContaining(`at most ${MAX_MARKS}`) }]);
     // Exactly the limit is fine.
@@ -128,12 +131,7 @@ describe("answerApsRequest: 422 cases", () => {
   it("collects every problem, not just the first", async () => {
     const paths = await pathsOf({
       university_slug: "nowhere",
-      marks: [
-        { subject_slug: "mathematics", percentage: 101 },
-        { subject_slug: "mathematics", percentage: "50" },
-        {},
-        7,
-      ],
+      marks: [{ subject_slug: "mathematics", percentage: 101 }, { subject_slug: "mathematics", percentage: "50" }, {}, 7],
     });
     expect(paths).toEqual([
       "university_slug",
@@ -164,7 +162,7 @@ describe("answerApsRequest: 200", () => {
     // UP, learner A: 6 + 5 + 4 + 5 + 3 + 7 = 30 (see aps-engine.test.ts)
     expect(data.aps_score).toBe(30);
     expect(data.university_slug).toBe(UP);
-    const ids = new Set(documents.get(UP)!.qualifications.map((q) => q.id));
+    const ids = new Set(present(documents.get(UP), "UP's document").qualifications.map((q) => q.id));
     for (const id of data.qualifies_for) expect(ids.has(id)).toBe(true);
     expect(data.scheme).toMatchObject({ id: "up-2026", maximum: 42, method: "points", confidence: "high", intake_year: 2026 });
     expect(data.breakdown).toHaveLength(GOOD_MARKS.length);
@@ -173,7 +171,14 @@ describe("answerApsRequest: 200", () => {
 
   it("accepts boundary percentages 0 and 100 and extra fields", async () => {
     const result = await answerApsRequest(
-      { university_slug: UP, marks: [{ subject_slug: "mathematics", percentage: 0, note: "x" }, { subject_slug: "geography", percentage: 100 }], extra: true },
+      {
+        university_slug: UP,
+        marks: [
+          { subject_slug: "mathematics", percentage: 0, note: "x" },
+          { subject_slug: "geography", percentage: 100 },
+        ],
+        extra: true,
+      },
       load,
     );
     expect(result.status).toBe(200);

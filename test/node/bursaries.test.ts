@@ -19,7 +19,9 @@ const BURSARY_HEADER =
 const CYCLE_HEADER = "bursary_slug,intake_year,open_date,close_date,evidence_kind,corroborated_by,source_url,verified_on";
 const SOURCE = "https://www.example.org.za/bursary";
 
-type BursaryCells = Partial<Record<"fields" | "covers" | "value_zar" | "study_levels" | "min_average" | "income" | "citizenship" | "provinces" | "recurs" | "basis", string>>;
+type BursaryCells = Partial<
+  Record<"fields" | "covers" | "value_zar" | "study_levels" | "min_average" | "income" | "citizenship" | "provinces" | "recurs" | "basis", string>
+>;
 function bursary(slug: string, cells: BursaryCells = {}): string {
   return [
     slug,
@@ -49,12 +51,12 @@ const cycleRow = (slug: string, intake: number, open: string, close: string, kin
 async function sourcesWith(tables: { bursaries: string[]; cycles: string[]; fields?: (lines: string[]) => string[] }): Promise<string> {
   const dir = await copyOfSources();
   cleanup.push(dir);
-  await writeFile(path.join(dir, "bursaries.csv"), [BURSARY_HEADER, ...tables.bursaries].join("\n") + "\n");
-  await writeFile(path.join(dir, "bursary-cycles.csv"), [CYCLE_HEADER, ...tables.cycles].join("\n") + "\n");
+  await writeFile(path.join(dir, "bursaries.csv"), `${[BURSARY_HEADER, ...tables.bursaries].join("\n")}\n`);
+  await writeFile(path.join(dir, "bursary-cycles.csv"), `${[CYCLE_HEADER, ...tables.cycles].join("\n")}\n`);
   if (tables.fields) {
     const file = path.join(dir, "fields-of-study.csv");
     const lines = (await readFile(file, "utf8")).trimEnd().split("\n");
-    await writeFile(file, tables.fields(lines).join("\n") + "\n");
+    await writeFile(file, `${tables.fields(lines).join("\n")}\n`);
   }
   return dir;
 }
@@ -127,16 +129,28 @@ describe("bad bursary rows: file, line, column, value and what was expected", ()
       const problem = result.problems.find((p) => p.file.endsWith(file) && p.line === line && p.column === column);
       return problem ? formatProblem(problem) : `no problem at ${file}:${line} ${column}`;
     };
-    expect(message("bursaries.csv", 3, "fields")).toMatch(/bursaries\.csv:3 column "fields": value "engineering;astrology": expected at least one item, each a field of study slug from fields-of-study\.csv; separate items with ; \(not "astrology"\)/);
-    expect(message("bursaries.csv", 4, "covers")).toMatch(/expected each one of: tuition, registration, .*other; separate items with ; \(or an empty cell\) \(not "food"\)/);
-    expect(message("bursaries.csv", 5, "recurs_basis")).toMatch(/expected the basis of the recurrence, one of: provider-statement, past-cycles \(recurs is annual\)/);
-    expect(message("bursaries.csv", 7, "recurs_basis")).toMatch(/two cycles in bursary-cycles\.csv on the same dates .* its cycles are 2027: \? to 2026-09-30, 2026: \? to 2025-10-31/);
+    expect(message("bursaries.csv", 3, "fields")).toMatch(
+      /bursaries\.csv:3 column "fields": value "engineering;astrology": expected at least one item, each a field of study slug from fields-of-study\.csv; separate items with ; \(not "astrology"\)/,
+    );
+    expect(message("bursaries.csv", 4, "covers")).toMatch(
+      /expected each one of: tuition, registration, .*other; separate items with ; \(or an empty cell\) \(not "food"\)/,
+    );
+    expect(message("bursaries.csv", 5, "recurs_basis")).toMatch(
+      /expected the basis of the recurrence, one of: provider-statement, past-cycles \(recurs is annual\)/,
+    );
+    expect(message("bursaries.csv", 7, "recurs_basis")).toMatch(
+      /two cycles in bursary-cycles\.csv on the same dates .* its cycles are 2027: \? to 2026-09-30, 2026: \? to 2025-10-31/,
+    );
     expect(message("bursary-cycles.csv", 4, "close_date")).toMatch(/value "2024-09-30": expected a close_date on or after open_date/);
-    expect(message("bursary-cycles.csv", 5, "bursary_slug, intake_year")).toMatch(/expected a unique bursary_slug \+ intake_year in bursary-cycles \(already used at .*bursary-cycles\.csv:2\)/);
+    expect(message("bursary-cycles.csv", 5, "bursary_slug, intake_year")).toMatch(
+      /expected a unique bursary_slug \+ intake_year in bursary-cycles \(already used at .*bursary-cycles\.csv:2\)/,
+    );
     expect(message("bursary-cycles.csv", 6, "bursary_slug")).toMatch(/expected a slug that exists in bursaries/);
     expect(message("fields-of-study.csv", 23, "slug")).toMatch(/expected one of: all-fields, accounting-and-finance,/);
     // The good bursary's rows are not reported.
-    expect(found.filter((f) => f.startsWith("bursaries.csv:2:") || f.startsWith("bursary-cycles.csv:2:") || f.startsWith("bursary-cycles.csv:3:"))).toEqual([]);
+    expect(
+      found.filter((f) => f.startsWith("bursaries.csv:2:") || f.startsWith("bursary-cycles.csv:2:") || f.startsWith("bursary-cycles.csv:3:")),
+    ).toEqual([]);
   });
 
   it("refuses a field of study no bursary uses, and a vocabulary field without its row", async () => {
@@ -161,7 +175,16 @@ describe("a good set of bursaries", () => {
   it("becomes the model: cycles newest first, confidence from the latest cycle, the expected next cycle of annual schemes, field counts", async () => {
     const sources = await sourcesWith({
       bursaries: [
-        bursary("annual-by-past-cycles", { fields: EVERY_FIELD, recurs: "annual", basis: "past-cycles", citizenship: "south-african", provinces: "gauteng;limpopo", min_average: "65", income: "350000", value_zar: "80000" }),
+        bursary("annual-by-past-cycles", {
+          fields: EVERY_FIELD,
+          recurs: "annual",
+          basis: "past-cycles",
+          citizenship: "south-african",
+          provinces: "gauteng;limpopo",
+          min_average: "65",
+          income: "350000",
+          value_zar: "80000",
+        }),
         bursary("annual-by-statement", { fields: "all-fields", recurs: "annual", basis: "provider-statement" }),
         bursary("once", { fields: "engineering" }),
         bursary("corroborated", { fields: "law" }),
@@ -181,10 +204,28 @@ describe("a good set of bursaries", () => {
     const annual = bySlug.get("annual-by-past-cycles");
     expect(annual?.cycles.map((c) => c.intake_year)).toEqual([2026, 2024]);
     expect(annual?.confidence).toBe("medium");
-    expect(annual?.expected_next_cycle).toEqual({ intake_year: 2027, open_date: null, close_date: "2026-12-15", expected: true, basis: "past-cycles" });
-    expect(annual).toMatchObject({ citizenship: "south-african", provinces: ["gauteng", "limpopo"], min_average: 65, household_income_max_zar: 350000, value_zar: 80000 });
+    expect(annual?.expected_next_cycle).toEqual({
+      intake_year: 2027,
+      open_date: null,
+      close_date: "2026-12-15",
+      expected: true,
+      basis: "past-cycles",
+    });
+    expect(annual).toMatchObject({
+      citizenship: "south-african",
+      provinces: ["gauteng", "limpopo"],
+      min_average: 65,
+      household_income_max_zar: 350000,
+      value_zar: 80000,
+    });
     // Closed 2026-02-28, more than half a year ago: the next expected cycle is 2028's.
-    expect(bySlug.get("annual-by-statement")?.expected_next_cycle).toEqual({ intake_year: 2028, open_date: "2027-02-01", close_date: "2027-02-28", expected: true, basis: "provider-statement" });
+    expect(bySlug.get("annual-by-statement")?.expected_next_cycle).toEqual({
+      intake_year: 2028,
+      open_date: "2027-02-01",
+      close_date: "2027-02-28",
+      expected: true,
+      basis: "provider-statement",
+    });
     expect(bySlug.get("annual-by-statement")?.confidence).toBe("high");
     expect(bySlug.get("once")).toMatchObject({ confidence: "low", expected_next_cycle: null });
     expect(bySlug.get("corroborated")?.confidence).toBe("medium");

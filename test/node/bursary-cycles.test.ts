@@ -88,18 +88,31 @@ describe("the expected next cycle", () => {
 
   it("moves on to the first year that closes on or after the reference date, and keeps an unpublished opening date unpublished", () => {
     const old = cycle(2024, null, "2024-01-15");
-    expect(expectedNextCycle(old, "past-cycles", "2026-11-24")).toEqual({ intake_year: 2027, open_date: null, close_date: "2027-01-15", expected: true, basis: "past-cycles" });
+    expect(expectedNextCycle(old, "past-cycles", "2026-11-24")).toEqual({
+      intake_year: 2027,
+      open_date: null,
+      close_date: "2027-01-15",
+      expected: true,
+      basis: "past-cycles",
+    });
     expect(expectedNextCycle(old, "past-cycles", "2027-01-15").close_date).toBe("2027-01-15");
     expect(expectedNextCycle(old, "past-cycles", "2027-01-16").close_date).toBe("2028-01-15");
   });
 
   it("keeps a window that spans New Year together (opening in one year, closing in the next)", () => {
     const funza = cycle(2026, "2025-10-07", "2026-02-01");
-    expect(expectedNextCycle(funza, "past-cycles", "2026-11-24")).toMatchObject({ intake_year: 2027, open_date: "2026-10-07", close_date: "2027-02-01" });
+    expect(expectedNextCycle(funza, "past-cycles", "2026-11-24")).toMatchObject({
+      intake_year: 2027,
+      open_date: "2026-10-07",
+      close_date: "2027-02-01",
+    });
   });
 
   it("projects 29 February onto 28 February in a common year", () => {
-    expect(expectedNextCycle(cycle(2025, "2024-01-10", "2024-02-29"), "provider-statement", "2024-03-01")).toMatchObject({ intake_year: 2026, close_date: "2025-02-28" });
+    expect(expectedNextCycle(cycle(2025, "2024-01-10", "2024-02-29"), "provider-statement", "2024-03-01")).toMatchObject({
+      intake_year: 2026,
+      close_date: "2025-02-28",
+    });
   });
 
   it("is always after the latest cycle, on or after the reference date, and less than a year after it", () => {

@@ -44,6 +44,13 @@ async function build(sources: string) {
   return runBuild(defaultBuildOptions(ROOT, { sourcesDir: sources, outDir: out }));
 }
 
+/** The committed sources up to the link stage, assembled once for the tests that only read the model. */
+let committed: ReturnType<typeof assembleModel> | undefined;
+const committedAssembly = () => {
+  committed ??= assembleModel(defaultBuildOptions(ROOT));
+  return committed;
+};
+
 /** A qualification with exactly one evidence row that states a min_aps. */
 function singleWitnessQualification(qualifications: Row[], evidence: Row[]): Row {
   const q = qualifications.find((row) => row.min_aps !== "" && evidence.filter((e) => e.qualification_id === row.id).length === 1);
@@ -64,14 +71,19 @@ describe("the catalogue's evidence in the build", () => {
     if (result.ok) return;
     const problem = result.problems.find((p) => p.column === "min_aps");
     expect(problem?.file).toContain(`qualifications/${UNIVERSITY}.csv`);
-    expect(problem?.expected).toMatch(/what the top-ranked witness states \(.+, (transcription|third-party|own-page|official-document), intake .+evidence\/university-of-johannesburg\.csv:\d+\)/);
+    expect(problem?.expected).toMatch(
+      /what the top-ranked witness states \(.+, (transcription|third-party|own-page|official-document), intake .+evidence\/university-of-johannesburg\.csv:\d+\)/,
+    );
     expect(id).not.toBe("");
   });
 
   it("fails when a qualification has no witness, or its intake is not the newest a witness speaks for", async () => {
     const sources = await sourcesWith((qualifications, evidence) => {
       const q = singleWitnessQualification(qualifications, evidence);
-      evidence.splice(evidence.findIndex((e) => e.qualification_id === q.id), 1);
+      evidence.splice(
+        evidence.findIndex((e) => e.qualification_id === q.id),
+        1,
+      );
       const other = qualifications.find((row) => row !== q && row.intake_year !== "") as Row;
       other.intake_year = String(Number(other.intake_year) - 1);
     });
@@ -97,7 +109,7 @@ describe("the catalogue's evidence in the build", () => {
   });
 
   it("publishes each qualification's requirements from its top-ranked statement, and its witnesses as sources", async () => {
-    const assembly = await assembleModel(defaultBuildOptions(ROOT));
+    const assembly = await committedAssembly();
     if (!assembly.ok) throw new Error(JSON.stringify(assembly.problems.slice(0, 3)));
     const evidence = await readCsv(path.join(ROOT, "sources", "evidence", `${UNIVERSITY}.csv`));
     const witnesses = [
@@ -113,7 +125,16 @@ describe("the catalogue's evidence in the build", () => {
         const parsed = parseRequirements(e.requirements ?? "");
         if (!parsed?.ok) return [];
         const key = canonicalRequirements(parsed.clauses);
-        return [{ value: parsed.clauses, key, kind: kindOf.get(e.witness_id ?? "") ?? "third-party", intakeYear: e.intake_year ? Number(e.intake_year) : null, lineage: "", witness: e.witness_id ?? "" }];
+        return [
+          {
+            value: parsed.clauses,
+            key,
+            kind: kindOf.get(e.witness_id ?? "") ?? "third-party",
+            intakeYear: e.intake_year ? Number(e.intake_year) : null,
+            lineage: "",
+            witness: e.witness_id ?? "",
+          },
+        ];
       });
       const decision = decide(statements);
       if (!decision) {
@@ -122,7 +143,12 @@ describe("the catalogue's evidence in the build", () => {
       }
       // The published subjects are those of one of the top-ranked statements.
       const published = [...q.requirements.map((r) => r.subject.slug), ...q.generalRequirements.map((g) => `@${g.rule}`)].sort();
-      const candidates = decision.top.map((s) => s.value.flatMap((c) => c.options).map((o) => o.subject ?? `@${o.rule}`).sort());
+      const candidates = decision.top.map((s) =>
+        s.value
+          .flatMap((c) => c.options)
+          .map((o) => o.subject ?? `@${o.rule}`)
+          .sort(),
+      );
       expect(candidates, q.name).toContainEqual(published);
       checked++;
     }
@@ -130,7 +156,7 @@ describe("the catalogue's evidence in the build", () => {
   });
 
   it("keeps docs/data-conflicts.md what the build generates from the committed sources", async () => {
-    const assembly = await assembleModel(defaultBuildOptions(ROOT));
+    const assembly = await committedAssembly();
     if (!assembly.ok) throw new Error("the committed sources do not assemble");
     const committed = await readFile(path.join(ROOT, "docs", "data-conflicts.md"), "utf8");
     expect(committed, "run npm run build to regenerate docs/data-conflicts.md").toBe(formatConflictsReport(assembly.conflicts, assembly.model));

@@ -6,7 +6,7 @@
 // installs Debian's package (.ci/run).
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { chromiumPath, openBrowser, SCREENSHOTS, warnWithoutChromium, type BrowserSession } from "../support/browser.ts";
+import { chromiumPath, openBrowser, SCREENSHOTS, visibleText, warnWithoutChromium, type BrowserSession } from "../support/browser.ts";
 import { startLocalServer, type LocalServer } from "../../support/local-server.ts";
 
 warnWithoutChromium("/docs");
@@ -34,7 +34,10 @@ describe.skipIf(!chromiumPath)("/docs in headless Chromium", () => {
     const document = (await (await fetch(`${server.base}/v1/openapi.json`)).json()) as { paths: Record<string, Record<string, { summary: string }>> };
     const summaries = Object.values(document.paths).flatMap((item) => Object.values(item).map((o) => o.summary));
     await page.goto(`${server.base}/docs`, { waitUntil: "load" });
-    await page.locator(".opblock").nth(summaries.length - 1).waitFor({ timeout: 30_000 });
+    await page
+      .locator(".opblock")
+      .nth(summaries.length - 1)
+      .waitFor({ timeout: 30_000 });
     const shown = (await page.locator(".opblock-summary-description").allTextContents()).map((t) => t.trim());
     expect(shown.sort()).toEqual([...summaries].sort());
     for (const summary of summaries) await expect(page.getByText(summary, { exact: true }).first().isVisible(), summary).resolves.toBe(true);
@@ -49,7 +52,7 @@ describe.skipIf(!chromiumPath)("/docs in headless Chromium", () => {
     const operation = page.locator(".opblock-post").filter({ hasText: "Calculate an APS" });
     await operation.locator(".opblock-summary").click();
     await operation.locator(".responses-wrapper").waitFor();
-    const text = await operation.innerText();
+    const text = await visibleText(operation);
     expect(text).toContain("Request body");
     expect(text).toContain("university_slug");
     expect(text).toContain("aps_score");
@@ -69,8 +72,8 @@ describe.skipIf(!chromiumPath)("/docs in headless Chromium", () => {
     await operation.locator("button.execute").click();
     const live = operation.locator(".live-responses-table");
     await live.waitFor();
-    await expect(live.locator("tr.response .response-col_status").first().innerText()).resolves.toContain("200");
-    await expect(live.innerText()).resolves.toContain("Gauteng");
+    await expect(visibleText(live.locator("tr.response .response-col_status").first())).resolves.toContain("200");
+    await expect(visibleText(live)).resolves.toContain("Gauteng");
     await operation.screenshot({ path: path.join(SCREENSHOTS, "docs-try-it-out.png") });
     expectNoProblem();
   });

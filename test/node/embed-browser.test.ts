@@ -9,7 +9,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { EMBED_SCOPES, startEmbedExample, type EmbedExample } from "../../support/embed-example.ts";
 import { LEARNER_A_MARKS } from "../fixtures/learners.ts";
-import { chromiumPath, openBrowser, SCREENSHOTS, warnWithoutChromium, type BrowserSession } from "../support/browser.ts";
+import { chromiumPath, openBrowser, SCREENSHOTS, visibleText, warnWithoutChromium, type BrowserSession } from "../support/browser.ts";
 import { startLocalServer, type LocalServer } from "../../support/local-server.ts";
 
 warnWithoutChromium("the embed example");
@@ -32,7 +32,10 @@ describe.skipIf(!chromiumPath)("the embed example in headless Chromium", () => {
   async function ask<T>(pathAndQuery: string, body?: unknown): Promise<T> {
     const token = await server.token(["high_schools:read", "aps_calculator:use"]);
     const init: RequestInit = body === undefined ? {} : { method: "POST", body: JSON.stringify(body) };
-    const response = await fetch(`${server.base}${pathAndQuery}`, { ...init, headers: { authorization: `Bearer ${token}`, "content-type": "application/json" } });
+    const response = await fetch(`${server.base}${pathAndQuery}`, {
+      ...init,
+      headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+    });
     expect(response.status).toBe(200);
     return (await response.json()) as T;
   }
@@ -65,20 +68,22 @@ describe.skipIf(!chromiumPath)("the embed example in headless Chromium", () => {
   it("finds a school by name as the reader types, filters by province, and picks one", async () => {
     const picker = page.locator("#sa-edu-school-picker");
     await picker.locator("input[name=q]").pressSequentially("pretoria boys", { delay: 30 });
-    await expect(picker.locator(".sa-edu-schools li").first().innerText({ timeout: 10_000 })).resolves.toContain("PRETORIA BOYS' HIGH SCHOOL");
+    await expect(visibleText(picker.locator(".sa-edu-schools li").first(), { timeout: 10_000 })).resolves.toContain("PRETORIA BOYS' HIGH SCHOOL");
 
-    const expected = await ask<{ data: { name: string; emis_number: string }[]; meta: { total: number } }>("/v1/data/high-schools?q=hoerskool&province=GP&per_page=10");
+    const expected = await ask<{ data: { name: string; emis_number: string }[]; meta: { total: number } }>(
+      "/v1/data/high-schools?q=hoerskool&province=GP&per_page=10",
+    );
     await picker.locator("input[name=q]").fill("hoerskool");
     await picker.locator("select[name=province]").selectOption({ label: "Gauteng" });
     const status = picker.locator(".sa-edu-status");
-    await expect.poll(() => status.innerText(), { timeout: 10_000 }).toBe(`${expected.meta.total} schools match; the first 10:`);
+    await expect.poll(() => visibleText(status), { timeout: 10_000 }).toBe(`${expected.meta.total} schools match; the first 10:`);
     const shown = await picker.locator(".sa-edu-schools .sa-edu-name").allInnerTexts();
     expect(shown).toEqual(expected.data.map((s) => s.name));
     for (const facts of await picker.locator(".sa-edu-schools .sa-edu-facts").allInnerTexts()) expect(facts).toMatch(/^Gauteng · EMIS \d+/);
 
     await picker.locator(".sa-edu-schools button").first().click();
     const first = expected.data[0];
-    await expect(picker.locator(".sa-edu-chosen").innerText()).resolves.toBe(`Your school: ${first?.name} (Gauteng, EMIS ${first?.emis_number})`);
+    await expect(visibleText(picker.locator(".sa-edu-chosen"))).resolves.toBe(`Your school: ${first?.name} (Gauteng, EMIS ${first?.emis_number})`);
     browser.expectNoProblem([embed.origin, server.base]);
   });
 
@@ -95,7 +100,7 @@ describe.skipIf(!chromiumPath)("the embed example in headless Chromium", () => {
     const where = expected.data.filter((u) => u.qualifies_for.length > 0);
     expect(where.length).toBeGreaterThan(0);
     await expect
-      .poll(() => aps.locator(".sa-edu-status").innerText(), { timeout: 15_000 })
+      .poll(() => visibleText(aps.locator(".sa-edu-status")), { timeout: 15_000 })
       .toBe(`You qualify for ${expected.meta.qualifies_for_total} qualifications at ${where.length} of ${expected.meta.universities} universities.`);
     const universities = await aps.locator(".sa-edu-universities > li summary").allInnerTexts();
     expect(universities).toHaveLength(where.length);
@@ -112,8 +117,10 @@ describe.skipIf(!chromiumPath)("the embed example in headless Chromium", () => {
     expect(close.length).toBeGreaterThan(10);
     const nearMisses = await aps.locator(".sa-edu-near > li").allInnerTexts();
     expect(nearMisses).toHaveLength(10);
-    nearMisses.forEach((text, i) => expect(text.startsWith(close[i]?.text ?? "?"), text).toBe(true));
-    await expect(aps.locator(".sa-edu-more").innerText()).resolves.toBe(`and ${close.length - 10} more near misses.`);
+    nearMisses.forEach((text, i) => {
+      expect(text.startsWith(close[i]?.text ?? "?"), text).toBe(true);
+    });
+    await expect(visibleText(aps.locator(".sa-edu-more"))).resolves.toBe(`and ${close.length - 10} more near misses.`);
     await page.screenshot({ path: path.join(SCREENSHOTS, "embed.png"), fullPage: true });
 
     // A university opens to its qualifications.

@@ -49,7 +49,9 @@ describe("confidence", () => {
 
   it("is medium when two independent third-party witnesses agree, low when they share a lineage (one copies the other)", () => {
     expect(confidenceOf("30", [says("30", "third-party", 2027, "site-a"), says("30", "third-party", 2027, "site-b")], 2027)).toBe("medium");
-    expect(confidenceOf("30", [says("30", "third-party", 2027, "itumeleng-itu"), says("30", "third-party", 2027, "itumeleng-itu")], 2027)).toBe("low");
+    expect(confidenceOf("30", [says("30", "third-party", 2027, "itumeleng-itu"), says("30", "third-party", 2027, "itumeleng-itu")], 2027)).toBe(
+      "low",
+    );
   });
 
   it("is low for a single third-party witness", () => {
@@ -75,7 +77,9 @@ describe("confidence", () => {
 
 describe("requirement statements", () => {
   it("parse clauses, alternatives, levels, percentages, recommendations and rules", () => {
-    const parsed = parseRequirements("english-home-language:5|english-first-additional-language:5;mathematics:65%;~physical-sciences:4;@other-language:4");
+    const parsed = parseRequirements(
+      "english-home-language:5|english-first-additional-language:5;mathematics:65%;~physical-sciences:4;@other-language:4",
+    );
     expect(parsed).toEqual({
       ok: true,
       clauses: [

@@ -36,7 +36,14 @@ beforeAll(async () => {
 describe("the built find indexes (.test-dist)", () => {
   it("exist for every paginated list, with their sizes in the manifest", async () => {
     const manifest = (await readJson("/manifest.json")) as Manifest;
-    expect(Object.keys(manifest.find ?? {}).sort()).toEqual(["bursaries", "high-schools", "postal-codes", "prospectuses", "qualifications", "universities"]);
+    expect(Object.keys(manifest.find ?? {}).sort()).toEqual([
+      "bursaries",
+      "high-schools",
+      "postal-codes",
+      "prospectuses",
+      "qualifications",
+      "universities",
+    ]);
     for (const [resource, entry] of Object.entries(manifest.find ?? {})) {
       expect(entry.rows, resource).toBe(manifest.resources[resource]?.total);
       let bytes = 0;
@@ -69,7 +76,8 @@ describe("the built find indexes (.test-dist)", () => {
     const manifest = (await readJson("/manifest.json")) as Manifest;
     for (const [resource, entry] of Object.entries(manifest.find ?? {})) {
       const part = (await readJson(entry.parts[0]?.path ?? "")) as FindIndexPart;
-      for (const column of columnsRead(resource as ListResource)) expect({ ...part.items, ...part.columns }, `${resource}.${column}`).toHaveProperty(column);
+      for (const column of columnsRead(resource as ListResource))
+        expect({ ...part.items, ...part.columns }, `${resource}.${column}`).toHaveProperty(column);
     }
   });
 });
@@ -144,15 +152,21 @@ describe("column encoding", () => {
       }),
     );
     fc.assert(
-      fc.property(fc.array(fc.array(fc.constantFrom("mathematics", "physical-sciences", "english"), { maxLength: 3 }), { maxLength: 30 }), (lists) => {
-        const column = encodeLists(lists);
-        expect(lists.map((_, i) => columnValue(column, i))).toEqual(lists);
-      }),
+      fc.property(
+        fc.array(fc.array(fc.constantFrom("mathematics", "physical-sciences", "english"), { maxLength: 3 }), { maxLength: 30 }),
+        (lists) => {
+          const column = encodeLists(lists);
+          expect(lists.map((_, i) => columnValue(column, i))).toEqual(lists);
+        },
+      ),
     );
   });
 
   it("uses a dictionary only when values repeat", () => {
-    expect(encodeColumn(["gauteng", "gauteng", "limpopo", "gauteng", "gauteng", "gauteng", "limpopo", "gauteng"])).toEqual({ dict: ["gauteng", "limpopo"], codes: [0, 0, 1, 0, 0, 0, 1, 0] });
+    expect(encodeColumn(["gauteng", "gauteng", "limpopo", "gauteng", "gauteng", "gauteng", "limpopo", "gauteng"])).toEqual({
+      dict: ["gauteng", "limpopo"],
+      codes: [0, 0, 1, 0, 0, 0, 1, 0],
+    });
     expect(Array.isArray(encodeColumn(["a", "b", "c", "d", "e", "f", "g", "h"]))).toBe(true);
     expect(Array.isArray(encodeColumn([[1], [1], [1], [1], [1], [1], [1], [1]]))).toBe(true);
   });
@@ -167,20 +181,50 @@ function part(rows: Record<string, unknown>[]): FindIndexPart {
     rows: rows.length,
     item_keys: ["id"],
     items: { id: rows.map((r) => r.id) },
-    columns: Object.fromEntries(names.map((n) => [n, n === "subjects" ? encodeLists(rows.map((r) => r[n] as string[])) : encodeColumn(rows.map((r) => r[n]))])),
+    columns: Object.fromEntries(
+      names.map((n) => [n, n === "subjects" ? encodeLists(rows.map((r) => r[n] as string[])) : encodeColumn(rows.map((r) => r[n]))]),
+    ),
   };
 }
 
 describe("findRows", () => {
   const schools = part([
-    { id: "a", search: searchKey("Pretoria Boys' High School"), emis_number: "700231316", latitude: -25.760791, longitude: 28.224005, quintile: 5, subjects: ["x"] },
-    { id: "b", search: searchKey("Pretoria High School for Girls"), emis_number: "700231999", latitude: -25.7626, longitude: 28.2186, quintile: 5, subjects: [] },
-    { id: "c", search: searchKey("Hoërskool Pretoria"), emis_number: "700111111", latitude: -25.7479, longitude: 28.2293, quintile: 4, subjects: ["x", "y"] },
+    {
+      id: "a",
+      search: searchKey("Pretoria Boys' High School"),
+      emis_number: "700231316",
+      latitude: -25.760791,
+      longitude: 28.224005,
+      quintile: 5,
+      subjects: ["x"],
+    },
+    {
+      id: "b",
+      search: searchKey("Pretoria High School for Girls"),
+      emis_number: "700231999",
+      latitude: -25.7626,
+      longitude: 28.2186,
+      quintile: 5,
+      subjects: [],
+    },
+    {
+      id: "c",
+      search: searchKey("Hoërskool Pretoria"),
+      emis_number: "700111111",
+      latitude: -25.7479,
+      longitude: 28.2293,
+      quintile: 4,
+      subjects: ["x", "y"],
+    },
     { id: "d", search: searchKey("Pretoria"), emis_number: "700222222", latitude: null, longitude: null, quintile: null, subjects: [] },
     { id: "e", search: searchKey("Durban High School"), emis_number: "500111111", latitude: -29.83, longitude: 31.01, quintile: 5, subjects: ["y"] },
   ]);
   const ids = (criteria: Criterion[], radius = 10) => findRows([schools], criteria, radius).map((h) => columnValue(schools.items.id as never, h.row));
-  const q = (text: string): Criterion => ({ name: "q", match: { kind: "search", columns: ["search", "emis_number"] }, value: text.split(" ").map(searchKey) });
+  const q = (text: string): Criterion => ({
+    name: "q",
+    match: { kind: "search", columns: ["search", "emis_number"] },
+    value: text.split(" ").map(searchKey),
+  });
 
   it("search: every word starts a word; exact name first, then names that start with the query, then the rest", () => {
     expect(ids([q("pretoria")])).toEqual(["d", "a", "b", "c"]);
@@ -204,7 +248,11 @@ describe("findRows", () => {
   });
 
   it("near: within the radius, nearest first, rows without coordinates left out", () => {
-    const near: Criterion = { name: "near", match: { kind: "near", latitude: "latitude", longitude: "longitude" }, value: { latitude: -25.7479, longitude: 28.2293 } };
+    const near: Criterion = {
+      name: "near",
+      match: { kind: "near", latitude: "latitude", longitude: "longitude" },
+      value: { latitude: -25.7479, longitude: 28.2293 },
+    };
     const hits = findRows([schools], [near], 5);
     expect(hits.map((h) => h.row)).toEqual([2, 0, 1]);
     expect(hits[0]?.distance).toBe(0);
@@ -219,7 +267,13 @@ describe("findRows", () => {
     const bursaries = part([
       { id: "open-window", cycles: [["2026-03-01", "2026-06-30"]] },
       { id: "no-opening-date", cycles: [[null, "2026-05-31"]] },
-      { id: "two-cycles", cycles: [["2025-03-01", "2025-06-30"], ["2026-07-01", "2026-09-30"]] },
+      {
+        id: "two-cycles",
+        cycles: [
+          ["2025-03-01", "2025-06-30"],
+          ["2026-07-01", "2026-09-30"],
+        ],
+      },
     ]);
     const open = (date: string) =>
       findRows([bursaries], [{ name: "open_on", match: { kind: "open-on", column: "cycles" }, value: date }], 10).map((h) => h.row);
@@ -280,7 +334,8 @@ describe("the parameter table (schema/query.ts)", () => {
     const schemaOf = (p: QueryParameter) => z.toJSONSchema(p.schema, { io: "input", unrepresentable: "any" });
     expect(schemaOf(LIST_QUERY_PARAMETERS["high-schools"].sector)).toMatchObject({ type: "string", enum: ["public", "independent"] });
     for (const resource of Object.keys(LIST_QUERY_PARAMETERS) as ListResource[]) {
-      for (const [name, definition] of listParameters(resource)) expect(schemaOf(definition), `${resource} ${name}`).toMatchObject({ type: "string" });
+      for (const [name, definition] of listParameters(resource))
+        expect(schemaOf(definition), `${resource} ${name}`).toMatchObject({ type: "string" });
     }
   });
 });

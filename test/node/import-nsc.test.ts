@@ -111,8 +111,24 @@ describe("importing the fixture report in both layouts, against the fixture mast
       "900000304 2025",
       "999999999 2025",
     ]);
-    expect(of("400000302")).toContainEqual({ emis_number: "400000302", year: 2023, centre_number: "4401002", wrote: 80, passed: 41, pass_rate: 51.3, progressed: 0 });
-    expect(of("400000302")).toContainEqual({ emis_number: "400000302", year: 2022, centre_number: "4401002", wrote: 70, passed: 49, pass_rate: 70, progressed: 2 });
+    expect(of("400000302")).toContainEqual({
+      emis_number: "400000302",
+      year: 2023,
+      centre_number: "4401002",
+      wrote: 80,
+      passed: 41,
+      pass_rate: 51.3,
+      progressed: 0,
+    });
+    expect(of("400000302")).toContainEqual({
+      emis_number: "400000302",
+      year: 2022,
+      centre_number: "4401002",
+      wrote: 70,
+      passed: 49,
+      pass_rate: 70,
+      progressed: 2,
+    });
     // the published 85.0 disagrees with 80 of 100: the recomputed rate is kept, the disagreement reported
     expect(of("100000401").find((r) => r.year === 2025)).toMatchObject({ wrote: 100, passed: 80, pass_rate: 80 });
     // a year two editions give differently comes from the newer edition (the 2025 JSON: 189, not 190)
@@ -164,7 +180,9 @@ describe("importing the fixture report in both layouts, against the fixture mast
 
   it("reads the CSV layout saved as a workbook exactly as the CSV", async () => {
     const text = await readFile(CSV_FIXTURE, "utf8");
-    const grid = (parse(text, { relax_column_count: true }) as string[][]).map((row) => row.map((cell) => (/^\d+$/.test(cell) ? Number(cell) : cell)));
+    const grid = (parse(text, { relax_column_count: true }) as string[][]).map((row) =>
+      row.map((cell) => (/^\d+$/.test(cell) ? Number(cell) : cell)),
+    );
     const file = path.join(await tempFolder(), "school-performance-2024.xlsx");
     await writeRowsAsWorkbook(file, "NSC 2024", grid);
     const fromCsv = importNscFiles(await readNscFile(CSV_FIXTURE));
@@ -176,7 +194,9 @@ describe("importing the fixture report in both layouts, against the fixture mast
 
 describe("npm run import -- nsc", () => {
   it("parses its arguments", () => {
-    expect(parseArguments(["nsc", "a.json", "--schools", "dir1", "--schools", "b.xlsx", "--out", "/tmp/o", "--verified-on", "2026-01-02"], "2026-05-01")).toEqual({
+    expect(
+      parseArguments(["nsc", "a.json", "--schools", "dir1", "--schools", "b.xlsx", "--out", "/tmp/o", "--verified-on", "2026-01-02"], "2026-05-01"),
+    ).toEqual({
       dataset: "nsc",
       inputs: ["a.json"],
       schools: ["dir1", "b.xlsx"],
@@ -241,9 +261,24 @@ describe("bad input stops the import with the file and column named, and nothing
   for (const [title, name, content, expected] of [
     ["a JSON file that does not parse", "broken.json", '[{"emis": "200500039", "results": ', /^broken\.json cannot be read as a \.json file/],
     ["JSON that is not a list of schools", "object.json", '{"schools": []}', /^object\.json is not the NSC report's JSON layout/],
-    ["JSON without an emis field", "noemis.json", '[{"EMIS_NO": "200500039", "results": {"2025": {"wrote": "1", "achieved": "1"}}}]', /^noemis\.json has no column for emis$/],
-    ["a CSV without an EMIS column", "noemis.csv", "centre_number,total_wrote_2024,total_achieved_2024\n1,10,5\n", /^noemis\.csv has no column for emis_number$/],
-    ["a CSV without year columns", "noyears.csv", "emis_number,centre_number,wrote,passed\n200500039,1,10,5\n", /^noyears\.csv has no column for total_wrote_YYYY and total_achieved_YYYY/],
+    [
+      "JSON without an emis field",
+      "noemis.json",
+      '[{"EMIS_NO": "200500039", "results": {"2025": {"wrote": "1", "achieved": "1"}}}]',
+      /^noemis\.json has no column for emis$/,
+    ],
+    [
+      "a CSV without an EMIS column",
+      "noemis.csv",
+      "centre_number,total_wrote_2024,total_achieved_2024\n1,10,5\n",
+      /^noemis\.csv has no column for emis_number$/,
+    ],
+    [
+      "a CSV without year columns",
+      "noyears.csv",
+      "emis_number,centre_number,wrote,passed\n200500039,1,10,5\n",
+      /^noyears\.csv has no column for total_wrote_YYYY and total_achieved_YYYY/,
+    ],
     ["an HTML page saved as a workbook", "page.xlsx", "<html><body>Not found</body></html>", /^page\.xlsx cannot be read as a \.xlsx file/],
   ] as const) {
     it(`refuses ${title}`, async () => {
@@ -261,7 +296,12 @@ describe("bad input stops the import with the file and column named, and nothing
     const outDir = await tempFolder();
     const file = path.join(await tempFolder(), "nophase.csv");
     await writeFile(file, "NatEmis,Official_Institution_Name,Sector,GIS_Long,GIS_Lat\n100000401,FIXTURE,PUBLIC,18.47,-34.05\n");
-    const attempt = runImport({ dataset: "schools", inputs: [file, path.join(SCHOOL_FIXTURES, "national-comma.csv")], outDir, verifiedOn: "2026-02-01" });
+    const attempt = runImport({
+      dataset: "schools",
+      inputs: [file, path.join(SCHOOL_FIXTURES, "national-comma.csv")],
+      outDir,
+      verifiedOn: "2026-02-01",
+    });
     await expect(attempt).rejects.toBeInstanceOf(UnusableFilesError);
     await expect(attempt).rejects.toThrow("nophase.csv has no column for phase");
     expect(existsSync(path.join(outDir, "high-schools.csv"))).toBe(false);
@@ -305,7 +345,9 @@ describe.skipIf(!UPSTREAM)("the real NSC School Performance Report (EDU_UPSTREAM
       emis: string;
       results: Record<string, { wrote: string; achieved: string; percentage: string; progressed: string }>;
     }[];
-    const published = new Map(raw.flatMap((school) => Object.entries(school.results).map(([year, r]) => [`${school.emis.trim()}|${year}`, r] as const)));
+    const published = new Map(
+      raw.flatMap((school) => Object.entries(school.results).map(([year, r]) => [`${school.emis.trim()}|${year}`, r] as const)),
+    );
     expect(rows).toHaveLength(20_091);
     for (const row of rows as unknown as Record<string, string>[]) {
       const source = published.get(`${row.emis_number}|${row.year}`);

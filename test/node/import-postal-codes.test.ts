@@ -101,7 +101,9 @@ describe("importing the fixture list (`;` CSV in the republished layout)", () =>
     const folder = await tempFolder();
     const file = path.join(folder, "postalcodes.xls");
     await writeLegacyXls(file);
-    await expect(importPostalCodeFiles([file])).rejects.toThrow(/^postalcodes\.xls is a legacy Excel 97-2003 workbook, which the importers do not read: .*save it as \.xlsx or CSV/);
+    await expect(importPostalCodeFiles([file])).rejects.toThrow(
+      /^postalcodes\.xls is a legacy Excel 97-2003 workbook, which the importers do not read: .*save it as \.xlsx or CSV/,
+    );
     // the same bytes under another name are recognised by their signature
     const renamed = path.join(folder, "postalcodes.xlsx");
     await writeLegacyXls(renamed);
@@ -186,7 +188,12 @@ describe.skipIf(!UPSTREAM)("the real SAPO list (EDU_UPSTREAM_DIR)", () => {
     const committed = await readFile(path.join(ROOT, "sources", "postal-codes.csv"), "utf8");
     const verifiedOn = committed.split("\n")[1]?.split(",").at(-1) ?? "";
     const outDir = await tempFolder();
-    const result = await runImport({ dataset: "postal-codes", inputs: [path.join(UPSTREAM ?? "", "postal-codes", "postalcodes.csv")], outDir, verifiedOn });
+    const result = await runImport({
+      dataset: "postal-codes",
+      inputs: [path.join(UPSTREAM ?? "", "postal-codes", "postalcodes.csv")],
+      outDir,
+      verifiedOn,
+    });
     expect(await readFile(result.outputFile, "utf8")).toBe(committed);
   });
 });

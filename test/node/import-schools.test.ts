@@ -322,11 +322,15 @@ describe.skipIf(!UPSTREAM)("the real DBE 2024 workbooks (EDU_UPSTREAM_DIR)", () 
     // without its decimal point (fixed_decimal_swapped); EC 1,577 and NC 136 NSC rows have usable coordinates.
     expect(report.coordinates.swapped).toBe(1566);
     expect(report.coordinates.missing_decimal_swapped).toBe(136);
-    for (const [province, usable] of [["eastern-cape", 1577], ["northern-cape", 136]] as const) {
+    for (const [province, usable] of [
+      ["eastern-cape", 1577],
+      ["northern-cape", 136],
+    ] as const) {
       const placed = rows.filter((row) => row.province_id === province && row.latitude !== null);
       expect(placed.length, province).toBeGreaterThan(usable - 20);
       expect(placed.length, province).toBeLessThanOrEqual(usable);
-      for (const row of placed) expect(insideBox(PROVINCE_BOXES[province], row.latitude ?? 0, row.longitude ?? 0, PROVINCE_MARGIN_DEGREES)).toBe(true);
+      for (const row of placed)
+        expect(insideBox(PROVINCE_BOXES[province], row.latitude ?? 0, row.longitude ?? 0, PROVINCE_MARGIN_DEGREES)).toBe(true);
     }
   });
 

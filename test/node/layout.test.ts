@@ -42,7 +42,9 @@ describe("the layout", () => {
 
   it("imports nothing from scripts/ or test/ outside them", () => {
     const offenders = [...graph].flatMap(([from, edges]) =>
-      ["scripts", "test"].flatMap((forbidden) => (from !== forbidden && edges.has(forbidden) ? (edges.get(forbidden) ?? []).map((f) => `${f} -> ${forbidden}/`) : [])),
+      ["scripts", "test"].flatMap((forbidden) =>
+        from !== forbidden && edges.has(forbidden) ? (edges.get(forbidden) ?? []).map((f) => `${f} -> ${forbidden}/`) : [],
+      ),
     );
     expect(offenders).toEqual([]);
   });

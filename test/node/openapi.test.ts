@@ -7,7 +7,7 @@ import { describe, expect, expectTypeOf, it } from "vitest";
 import { unstable_readConfig } from "wrangler";
 import { z } from "zod";
 import { ApsRequestSchema } from "../../domain/aps/request.ts";
-import { IdParseRequestSchema, ParsedIdSchema, type ParsedId } from "../../domain/id-number.ts";
+import { IdParseRequestSchema, type ParsedIdSchema, type ParsedId } from "../../domain/id-number.ts";
 import { ENDPOINT_SCOPES } from "../../domain/scopes.ts";
 import { matchRoute, ROUTES } from "../../functions/route.ts";
 import { OPENAPI_PATH } from "../../lib/public-documents.ts";
@@ -16,11 +16,12 @@ import { ERROR_STATUS } from "../../schema/errors.ts";
 import { openApiDocument } from "../../schema/openapi.ts";
 import { EXAMPLE_ASSET_URL, OPERATIONS, type ExampleSource, type Operation } from "../../schema/operations.ts";
 import { describeProblems, lintOpenApi } from "../../support/openapi-lint.ts";
-import { Contract, type OpenApiDocument } from "../support/contract.ts";
+import { Contract, type Json, type OpenApiDocument } from "../support/contract.ts";
 import { LEARNER_A_MARKS } from "../fixtures/learners.ts";
 import { ROOT, TEST_DIST } from "../../support/test-dataset.ts";
 
-const built = async () => JSON.parse(await readFile(path.join(TEST_DIST, ...OPENAPI_PATH.split("/")), "utf8")) as OpenApiDocument & Record<string, any>;
+const built = async () =>
+  JSON.parse(await readFile(path.join(TEST_DIST, ...OPENAPI_PATH.split("/")), "utf8")) as OpenApiDocument & Record<string, Json>;
 
 const operationsOf = (document: OpenApiDocument) =>
   Object.entries(document.paths).flatMap(([p, item]) => Object.entries(item).map(([method, operation]) => ({ path: p, method, operation })));
@@ -59,25 +60,26 @@ describe("the document", () => {
   it("lists every endpoint of SPEC.md, with the scope SPEC.md gives it, on the bearer scheme", async () => {
     const document = await openApiDocument();
     for (const [method, p, scope] of SPEC_ENDPOINTS) {
-      const operation = document.paths as Record<string, Record<string, any>>;
+      const operation = document.paths as Record<string, Record<string, Json>>;
       const found = operation[p]?.[method];
       expect(found, `${method} ${p}`).toBeDefined();
       expect(found.security, `${method} ${p}`).toEqual([{ bearer: scope === null ? [] : [scope] }]);
       expect(found["x-required-scope"]).toBe(scope);
       expect(found.summary.length).toBeGreaterThan(0);
     }
-    expect((document.components as any).securitySchemes.bearer).toMatchObject({ type: "http", scheme: "bearer", bearerFormat: "JWT" });
+    expect((document.components as Json).securitySchemes.bearer).toMatchObject({ type: "http", scheme: "bearer", bearerFormat: "JWT" });
   });
 
   it("gives every error status the error body with exactly the codes of that status", async () => {
     const document = (await openApiDocument()) as unknown as OpenApiDocument;
     for (const { operation } of operationsOf(document)) {
-      for (const [status, response] of Object.entries(operation.responses as Record<string, any>)) {
+      for (const [status, response] of Object.entries(operation.responses as Record<string, Json>)) {
         if (Number(status) < 400) continue;
         const name = response.content["application/json"].schema.$ref.split("/").pop();
         const schema = document.components.schemas[name].properties.error.properties;
         expect(schema.status.const).toBe(Number(status));
-        for (const code of schema.code.enum) expect(ERROR_STATUS[code as keyof typeof ERROR_STATUS], `${operation.operationId} ${status} ${code}`).toBe(Number(status));
+        for (const code of schema.code.enum)
+          expect(ERROR_STATUS[code as keyof typeof ERROR_STATUS], `${operation.operationId} ${status} ${code}`).toBe(Number(status));
       }
       expect(Object.keys(operation.responses)).toEqual(expect.arrayContaining(["200", "401", "403", "500"]));
     }
@@ -102,7 +104,11 @@ describe("the document", () => {
         const problems = contract.validate(`${p} ${method} ${name}`, operation.responses["200"].content["application/json"].schema, example.value);
         expect(problems, `${operation.operationId} ${name}`).toEqual([]);
         const request = operation.requestBody?.content["application/json"];
-        if (request) expect(contract.validate(`${p} ${method} request ${name}`, request.schema, request.examples[name].value), `${operation.operationId} request ${name}`).toEqual([]);
+        if (request)
+          expect(
+            contract.validate(`${p} ${method} request ${name}`, request.schema, request.examples[name].value),
+            `${operation.operationId} request ${name}`,
+          ).toEqual([]);
       }
     }
   });
@@ -142,8 +148,10 @@ describe("the operation table", () => {
       examples: () => [{ summary: "Two things", path: { slug: "a" }, body: { things: ["a", "b"] }, response: { data: [] } }],
     };
     // Its examples need nothing from the build, so an empty example source will do.
-    const document = (await openApiDocument({ operations: [compare], examples: {} as ExampleSource })) as any;
-    expect(document.paths["/v1/data/things/{slug}/compare"].post.requestBody.content["application/json"].examples["two-things"].value).toEqual({ things: ["a", "b"] });
+    const document = (await openApiDocument({ operations: [compare], examples: {} as ExampleSource })) as Json;
+    expect(document.paths["/v1/data/things/{slug}/compare"].post.requestBody.content["application/json"].examples["two-things"].value).toEqual({
+      things: ["a", "b"],
+    });
     const operation = document.paths["/v1/data/things/{slug}/compare"].post;
     expect(operation.security).toEqual([{ bearer: ["universities:read"] }]);
     expect(operation.parameters.map((p: { name: string; in: string; required: boolean }) => [p.name, p.in, p.required])).toEqual([

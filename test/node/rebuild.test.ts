@@ -7,13 +7,13 @@ import { existsSync } from "node:fs";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runRebuild, type RebuildOptions } from "../../nightly/rebuild.ts";
+import { runRebuild, type RebuildOptions, type RebuildResult } from "../../nightly/rebuild.ts";
 import { downloadFile } from "../../nightly/download.ts";
 import { loadUpstreamConfig } from "../../nightly/config.ts";
 import { guardLosses } from "../../nightly/guard.ts";
 import { formatReport } from "../../nightly/report.ts";
 import { FIXTURE_UPSTREAM, ROOT } from "../../support/test-dataset.ts";
-import { copyOfSources, fingerprint, removeAll, tempDir } from "../../lib/files.ts";
+import { copyFolder, copyOfSources, fingerprint, removeAll, tempDir } from "../../lib/files.ts";
 
 const cleanup: string[] = [];
 afterAll(() => removeAll(...cleanup));
@@ -32,8 +32,10 @@ async function configWithGuard(guard: Record<string, unknown>): Promise<string> 
   return file;
 }
 
+type Workspace = Omit<RebuildOptions, "upstreamDir">;
+
 /** A fresh place to publish: its own copy of sources/ (whose national tables a publication refreshes), dist/ and report folder. */
-async function workspace(guard: Record<string, unknown> = { max_drop_share: 0.1, min_records: {} }): Promise<Omit<RebuildOptions, "upstreamDir">> {
+async function workspace(guard: Record<string, unknown> = { max_drop_share: 0.1, min_records: {} }): Promise<Workspace> {
   const sourcesDir = await copyOfSources({ national: true });
   cleanup.push(sourcesDir);
   const base = await newTemp("rebuild");
@@ -48,6 +50,36 @@ async function workspace(guard: Record<string, unknown> = { max_drop_share: 0.1,
   };
 }
 
+/** A workspace where something was published, and the rebuild that published it. */
+type Published = { ws: Workspace; first: RebuildResult };
+
+/**
+ * The first publication most tests start from, made once and shared: each test that goes on from it works on a
+ * clone (copying the workspace takes a fraction of a rebuild), and the test of that publication reads its result.
+ */
+function sharedPublication(publish: (ws: Workspace) => Promise<RebuildResult>): () => Promise<Published> {
+  let made: Promise<Published> | undefined;
+  return () => {
+    made ??= (async () => {
+      const ws = await workspace();
+      return { ws, first: await publish(ws) };
+    })();
+    return made;
+  };
+}
+
+/** A copy of a published workspace (sources/ and dist/ byte for byte) with a report folder of its own. */
+async function cloneOf({ ws }: Published): Promise<Workspace> {
+  const base = await newTemp("rebuild-clone");
+  const [sourcesDir, outDir] = [path.join(base, "sources"), path.join(base, "dist")];
+  copyFolder(ws.sourcesDir, sourcesDir);
+  copyFolder(ws.outDir, outDir);
+  return { ...ws, sourcesDir, outDir, reportDir: path.join(base, "report") };
+}
+
+/** The fixtures published from the local upstream folder, with the default guard. */
+const fixturesPublished = sharedPublication((ws) => runRebuild({ ...ws, upstreamDir: FIXTURE_UPSTREAM }));
+
 /** A copy of the fixture upstream folder (schools/, postal-codes/) to modify. */
 async function upstreamCopy(): Promise<string> {
   const dir = await newTemp("upstream");
@@ -59,18 +91,21 @@ const SCHOOL_HEADER = "NatEmis,Province,Official_Institution_Name,EIDistrict,Pha
 
 describe("npm run rebuild from a local upstream folder", () => {
   it("publishes a full folder, then refuses one missing most schools, naming the resource and leaving dist/ and sources/ as they were", async () => {
-    const ws = await workspace();
-    const committedSchools = await readFile(path.join(ws.sourcesDir, "high-schools.csv"), "utf8");
-    const first = await runRebuild({ ...ws, upstreamDir: FIXTURE_UPSTREAM });
+    const publication = await fixturesPublished();
+    const { first } = publication;
+    const committedSchools = await readFile(path.join(ROOT, "sources", "high-schools.csv"), "utf8");
     expect(first.status, first.reasons.join("\n")).toBe("published");
     expect(first.diff?.oldVersion).toBeNull();
     expect(first.imported).toEqual({ schools: 5, postal_codes: 6, nsc_results: 14 });
     // the publication refreshed the committed tables in sources/ with what it built
     expect(first.tables_refreshed).toEqual(["high-schools.csv", "nsc-results.csv", "postal-codes.csv"]);
-    const importedBefore = await readFile(path.join(ws.sourcesDir, "high-schools.csv"), "utf8");
+    const importedBefore = await readFile(path.join(publication.ws.sourcesDir, "high-schools.csv"), "utf8");
     expect(importedBefore).not.toBe(committedSchools);
     expect(importedBefore.trimEnd().split("\n")).toHaveLength(1 + 5);
+    // What follows works on a copy of that workspace.
+    const ws = await cloneOf(publication);
     const published = await fingerprint(ws.outDir);
+    expect(published).toEqual(await fingerprint(publication.ws.outDir));
     const sourcesBefore = await fingerprint(ws.sourcesDir);
     const markdownFirst = await readFile(first.reportFiles.markdown, "utf8");
     expect(markdownFirst).toContain("- committed tables refreshed: sources/high-schools.csv, sources/nsc-results.csv, sources/postal-codes.csv");
@@ -96,9 +131,10 @@ describe("npm run rebuild from a local upstream folder", () => {
   });
 
   it("lists the real changes: records added, removed and changed per resource, with old and new data versions", async () => {
-    const ws = await workspace();
-    const first = await runRebuild({ ...ws, upstreamDir: FIXTURE_UPSTREAM });
+    const publication = await fixturesPublished();
+    const { first } = publication;
     expect(first.status).toBe("published");
+    const ws = await cloneOf(publication);
 
     const changed = await upstreamCopy();
     const comma = path.join(changed, "schools", "national-comma.csv");
@@ -124,10 +160,10 @@ describe("npm run rebuild from a local upstream folder", () => {
     expect(second.diff?.newVersion).not.toBe(first.diff?.newVersion);
     const byName = Object.fromEntries((second.diff?.resources ?? []).map((r) => [r.resource, r]));
     expect(byName["high-schools"]).toMatchObject({ oldTotal: 5, newTotal: 6, added: 1, removed: 0, changed: 1, detailed: true });
-    expect(byName["bursaries"]).toMatchObject({ added: 0, removed: 1, changed: 0 });
-    expect(byName["bursaries"]?.newTotal).toBe((byName["bursaries"]?.oldTotal ?? 0) - 1);
+    expect(byName.bursaries).toMatchObject({ added: 0, removed: 1, changed: 0 });
+    expect(byName.bursaries?.newTotal).toBe((byName.bursaries?.oldTotal ?? 0) - 1);
     expect(byName["postal-codes"]).toMatchObject({ added: 0, removed: 0, changed: 0 });
-    expect(byName["universities"]).toMatchObject({ added: 0, removed: 0, changed: 0 });
+    expect(byName.universities).toMatchObject({ added: 0, removed: 0, changed: 0 });
 
     const markdown = await readFile(second.reportFiles.markdown, "utf8");
     expect(markdown).toContain(`- data version: ${first.diff?.newVersion} -> ${second.diff?.newVersion}`);
@@ -139,8 +175,7 @@ describe("npm run rebuild from a local upstream folder", () => {
   });
 
   it("refuses an upstream file whose columns were renamed, naming the file and the columns", async () => {
-    const ws = await workspace();
-    await runRebuild({ ...ws, upstreamDir: FIXTURE_UPSTREAM });
+    const ws = await cloneOf(await fixturesPublished());
     const published = await fingerprint(ws.outDir);
     const renamed = await upstreamCopy();
     const file = path.join(renamed, "postal-codes", "postalcodes.csv");
@@ -152,9 +187,9 @@ describe("npm run rebuild from a local upstream folder", () => {
   });
 
   it("refuses an NSC report that lost most of its results (the results are no resource of their own), naming the table", async () => {
-    const ws = await workspace();
-    const first = await runRebuild({ ...ws, upstreamDir: FIXTURE_UPSTREAM });
-    expect(first.status).toBe("published");
+    const publication = await fixturesPublished();
+    expect(publication.first.status).toBe("published");
+    const ws = await cloneOf(publication);
     const published = await fingerprint(ws.outDir);
     const shrunk = await upstreamCopy();
     await rm(path.join(shrunk, "nsc", "school-performance-2024.csv"));
@@ -178,8 +213,7 @@ describe("npm run rebuild from a local upstream folder", () => {
   });
 
   it("refuses a build whose sources fail validation, with file and line, and publishes nothing", async () => {
-    const ws = await workspace();
-    await runRebuild({ ...ws, upstreamDir: FIXTURE_UPSTREAM });
+    const ws = await cloneOf(await fixturesPublished());
     const published = await fingerprint(ws.outDir);
     const provinces = path.join(ws.sourcesDir, "provinces.csv");
     await writeFile(provinces, (await readFile(provinces, "utf8")).replace(",2026-", ",2036-"));
@@ -191,7 +225,12 @@ describe("npm run rebuild from a local upstream folder", () => {
 
   it("reports a failed deploy, and deploys with the deploy command after publishing", async () => {
     const ws = await workspace();
-    const failing = await runRebuild({ ...ws, upstreamDir: FIXTURE_UPSTREAM, deploy: true, deployCommand: [process.execPath, "-e", "process.exit(3)"] });
+    const failing = await runRebuild({
+      ...ws,
+      upstreamDir: FIXTURE_UPSTREAM,
+      deploy: true,
+      deployCommand: [process.execPath, "-e", "process.exit(3)"],
+    });
     expect(failing.status).toBe("failed");
     expect(failing.reasons[0]).toMatch(/deploy command exited with 3/);
     const marker = path.join(path.dirname(ws.outDir), "deployed");
@@ -199,7 +238,11 @@ describe("npm run rebuild from a local upstream folder", () => {
       ...ws,
       upstreamDir: FIXTURE_UPSTREAM,
       deploy: true,
-      deployCommand: [process.execPath, "-e", `require("fs").writeFileSync(${JSON.stringify(marker)}, require("fs").readFileSync("${ws.outDir}/manifest.json"))`],
+      deployCommand: [
+        process.execPath,
+        "-e",
+        `require("fs").writeFileSync(${JSON.stringify(marker)}, require("fs").readFileSync("${ws.outDir}/manifest.json"))`,
+      ],
     });
     expect(ok.status).toBe("published");
     expect(ok.deployed).toBe(true);
@@ -248,12 +291,19 @@ describe("npm run rebuild from downloads (a real HTTP server on 127.0.0.1)", () 
     return new Promise<void>((resolve) => server.close(() => resolve()));
   });
 
-  async function configWith(schools: { name: string; url: string }[], postal = { name: "postalcodes.csv", url: `${base}/files/postal-codes/postalcodes.csv` }) {
+  async function configWith(
+    schools: { name: string; url: string }[],
+    postal = { name: "postalcodes.csv", url: `${base}/files/postal-codes/postalcodes.csv` },
+  ) {
     const dir = await newTemp("config");
     const file = path.join(dir, "upstream.json");
     await writeFile(
       file,
-      JSON.stringify({ schools: { files: schools }, postal_codes: { files: [postal] }, download: { timeout_seconds: 1, attempts: 2, max_megabytes: 0.5 } }),
+      JSON.stringify({
+        schools: { files: schools },
+        postal_codes: { files: [postal] },
+        download: { timeout_seconds: 1, attempts: 2, max_megabytes: 0.5 },
+      }),
     );
     return file;
   }
@@ -262,10 +312,11 @@ describe("npm run rebuild from downloads (a real HTTP server on 127.0.0.1)", () 
     { name: "national-comma.csv", url: `${base}/files/schools/national-comma.csv` },
   ];
   const fast = { retryDelayMs: 10 };
+  /** The good files downloaded and published, once; the tests of bad downloads start from clones of it. */
+  const downloadsPublished = sharedPublication(async (ws) => runRebuild({ ...ws, configFile: await configWith(goodSchools()), download: fast }));
 
   it("downloads, imports, builds and publishes", async () => {
-    const ws = await workspace();
-    const result = await runRebuild({ ...ws, configFile: await configWith(goodSchools()), download: fast });
+    const { first: result } = await downloadsPublished();
     expect(result.status, result.reasons.join("\n")).toBe("published");
     // the config names no NSC report: the committed results are kept (and built)
     expect(result.imported).toEqual({ schools: 5, postal_codes: 6, nsc_results: null });
@@ -274,17 +325,25 @@ describe("npm run rebuild from downloads (a real HTTP server on 127.0.0.1)", () 
   });
 
   for (const [title, bad, expected] of [
-    ["a server error on every attempt", "/broken.xlsx", /download failed: http:\/\/127\.0\.0\.1:\d+\/broken\.xlsx: HTTP 503 Service Unavailable \(after 2 attempts\)/],
+    [
+      "a server error on every attempt",
+      "/broken.xlsx",
+      /download failed: http:\/\/127\.0\.0\.1:\d+\/broken\.xlsx: HTTP 503 Service Unavailable \(after 2 attempts\)/,
+    ],
     ["a missing file (not retried)", "/gone.xlsx", /download failed: http:\/\/127\.0\.0\.1:\d+\/gone\.xlsx: HTTP 404 Not Found$/],
     ["a body over the size limit", "/huge.xlsx", /download failed: http:\/\/127\.0\.0\.1:\d+\/huge\.xlsx: the body passed the limit of 524288 bytes/],
-    ["a server that never answers", "/silent.xlsx", /download failed: http:\/\/127\.0\.0\.1:\d+\/silent\.xlsx: no answer within 1 s \(after 2 attempts\)/],
+    [
+      "a server that never answers",
+      "/silent.xlsx",
+      /download failed: http:\/\/127\.0\.0\.1:\d+\/silent\.xlsx: no answer within 1 s \(after 2 attempts\)/,
+    ],
     ["garbage instead of a workbook", "/garbage.xlsx", /unusable upstream file: garbage\.xlsx cannot be read as a \.xlsx file/],
     ["an HTML page instead of a workbook", "/html.xlsx", /unusable upstream file: html\.xlsx cannot be read as a \.xlsx file/],
   ] as const) {
     it(`refuses ${title}, naming the cause, and leaves dist/ as it was`, async () => {
-      const ws = await workspace();
-      const first = await runRebuild({ ...ws, configFile: await configWith(goodSchools()), download: fast });
-      expect(first.status).toBe("published");
+      const publication = await downloadsPublished();
+      expect(publication.first.status).toBe("published");
+      const ws = await cloneOf(publication);
       const published = await fingerprint(ws.outDir);
       const schools = [...goodSchools(), { name: path.basename(bad), url: `${base}${bad}` }];
       const result = await runRebuild({ ...ws, configFile: await configWith(schools), download: fast });
@@ -296,7 +355,12 @@ describe("npm run rebuild from downloads (a real HTTP server on 127.0.0.1)", () 
 
   it("retries a passing failure and then succeeds", async () => {
     const dir = await newTemp("download");
-    const bytes = await downloadFile(`${base}/flaky.csv`, path.join(dir, "postalcodes.csv"), { timeoutMs: 2000, attempts: 3, maxBytes: 1 << 20, retryDelayMs: 10 });
+    const bytes = await downloadFile(`${base}/flaky.csv`, path.join(dir, "postalcodes.csv"), {
+      timeoutMs: 2000,
+      attempts: 3,
+      maxBytes: 1 << 20,
+      retryDelayMs: 10,
+    });
     expect(bytes).toBeGreaterThan(100);
     expect(hits.get("/flaky.csv")).toBe(3);
     expect(await readdir(dir)).toEqual(["postalcodes.csv"]);
@@ -314,7 +378,8 @@ describe("the upstream config and the guard", () => {
       expect(file.name).toMatch(/\.csv$/);
       expect(file.url).toMatch(/^https:\/\/raw\.githubusercontent\.com\/datawookie\/saffer\/[0-9a-f]{40}\//);
     }
-    for (const file of config.nsc?.files ?? []) expect(file.url).toMatch(/^https:\/\/raw\.githubusercontent\.com\/itumeleng-itu\/courseFinder\/[0-9a-f]{40}\//);
+    for (const file of config.nsc?.files ?? [])
+      expect(file.url).toMatch(/^https:\/\/raw\.githubusercontent\.com\/itumeleng-itu\/courseFinder\/[0-9a-f]{40}\//);
     expect(config.nsc?.files).toHaveLength(1);
     expect(config.guard.max_drop_share).toBe(0.1);
     // The floors sit below the real national counts (about 8,900 NSC schools, 21,000 postal codes).
@@ -326,7 +391,9 @@ describe("the upstream config and the guard", () => {
     const dir = await newTemp("config");
     const file = path.join(dir, "bad.json");
     await writeFile(file, JSON.stringify({ schools: { files: [{ name: "../evil.xlsx", url: "ftp://x" }] }, postal_codes: { files: [] } }));
-    await expect(loadUpstreamConfig(file)).rejects.toThrow(/schools\.files\.0\.name: a plain file name[\s\S]*schools\.files\.0\.url: an absolute http\(s\) URL[\s\S]*postal_codes\.files: at least one file/);
+    await expect(loadUpstreamConfig(file)).rejects.toThrow(
+      /schools\.files\.0\.name: a plain file name[\s\S]*schools\.files\.0\.url: an absolute http\(s\) URL[\s\S]*postal_codes\.files: at least one file/,
+    );
   });
 
   it("refuses only losses over the share, and counts removed records even when the total holds", () => {
@@ -334,15 +401,53 @@ describe("the upstream config and the guard", () => {
       oldVersion: "a",
       newVersion: "b",
       resources: [
-        { resource: "postal-codes", oldTotal: 100, newTotal: 100, added: 20, removed: 20, changed: 0, detailed: true, examples: { added: [], removed: [], changed: [] } },
-        { resource: "high-schools", oldTotal: 100, newTotal: 90, added: 0, removed: 10, changed: 0, detailed: true, examples: { added: [], removed: [], changed: [] } },
-        { resource: "bursaries", oldTotal: null, newTotal: 3, added: 3, removed: 0, changed: 0, detailed: true, examples: { added: [], removed: [], changed: [] } },
+        {
+          resource: "postal-codes",
+          oldTotal: 100,
+          newTotal: 100,
+          added: 20,
+          removed: 20,
+          changed: 0,
+          detailed: true,
+          examples: { added: [], removed: [], changed: [] },
+        },
+        {
+          resource: "high-schools",
+          oldTotal: 100,
+          newTotal: 90,
+          added: 0,
+          removed: 10,
+          changed: 0,
+          detailed: true,
+          examples: { added: [], removed: [], changed: [] },
+        },
+        {
+          resource: "bursaries",
+          oldTotal: null,
+          newTotal: 3,
+          added: 3,
+          removed: 0,
+          changed: 0,
+          detailed: true,
+          examples: { added: [], removed: [], changed: [] },
+        },
       ],
     };
     expect(guardLosses(diff, 0.1)).toEqual([expect.stringMatching(/^postal-codes would lose 20 of its 100 published records \(20\.0%/)]);
     expect(guardLosses(diff, 0.05)).toHaveLength(2);
-    expect(formatReport({ status: "refused", started_at: "t", upstream: null, imported: null, import_reports: [], tables_refreshed: [], reasons: guardLosses(diff, 0.1), notes: [], diff, deployed: false })).toContain(
-      "| bursaries | - | 3 | 3 | 0 | 0 |",
-    );
+    expect(
+      formatReport({
+        status: "refused",
+        started_at: "t",
+        upstream: null,
+        imported: null,
+        import_reports: [],
+        tables_refreshed: [],
+        reasons: guardLosses(diff, 0.1),
+        notes: [],
+        diff,
+        deployed: false,
+      }),
+    ).toContain("| bursaries | - | 3 | 3 | 0 | 0 |");
   });
 });

@@ -24,7 +24,14 @@ describe("foldText and searchWords", () => {
   it("keeps letters of other scripts, including stray halfwidth katakana from badly converted sources", () => {
     // The DBE's Western Cape file has "HOﾋRSKOOL" (U+FF8B in place of Ë); it is a letter, so the word stays whole.
     expect(searchWords("LOUWVILLE HOﾋRSKOOL")).toEqual(["louwville", "hoﾋrskool"]);
-    expect(searchWords("isiZulu: Isikole Samabanga Aphezulu; 学校 ２０２６")).toEqual(["isizulu", "isikole", "samabanga", "aphezulu", "学校", "２０２６"]);
+    expect(searchWords("isiZulu: Isikole Samabanga Aphezulu; 学校 ２０２６")).toEqual([
+      "isizulu",
+      "isikole",
+      "samabanga",
+      "aphezulu",
+      "学校",
+      "２０２６",
+    ]);
   });
 
   it("searchKey joins the words with single spaces", () => {
@@ -39,7 +46,6 @@ describe("foldText and searchWords", () => {
     expect(hasWordStartingWith(key, "oys")).toBe(false);
     expect(hasWordStartingWith(key, "toria")).toBe(false);
   });
-
 });
 
 describe("any Unicode at all", () => {

@@ -22,10 +22,14 @@ beforeAll(async () => {
 /** `npm run token -- ...args` with a fresh key (TOKEN_SIGNING_KEY), so the test never touches .keys/. */
 async function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await run(process.execPath, [path.join(ROOT, "node_modules", "tsx", "dist", "cli.mjs"), path.join(ROOT, "scripts", "token.ts"), ...args], {
-      cwd: ROOT,
-      env: { ...process.env, TOKEN_SIGNING_KEY: JSON.stringify(key) },
-    });
+    const { stdout, stderr } = await run(
+      process.execPath,
+      [path.join(ROOT, "node_modules", "tsx", "dist", "cli.mjs"), path.join(ROOT, "scripts", "token.ts"), ...args],
+      {
+        cwd: ROOT,
+        env: { ...process.env, TOKEN_SIGNING_KEY: JSON.stringify(key) },
+      },
+    );
     return { code: 0, stdout, stderr };
   } catch (error) {
     const e = error as { code: number; stdout: string; stderr: string };
@@ -33,7 +37,13 @@ async function cli(...args: string[]): Promise<{ code: number; stdout: string; s
   }
 }
 
-const publishable = (scopes: string[], origins = ["https://a.example"]): TokenRequest => ({ scopes, env: "test", expiresInSeconds: 600, sub: "partner", origins });
+const publishable = (scopes: string[], origins = ["https://a.example"]): TokenRequest => ({
+  scopes,
+  env: "test",
+  expiresInSeconds: 600,
+  sub: "partner",
+  origins,
+});
 
 describe("publishable scopes", () => {
   it("are every *:read scope and the two computations, and not qualifications:requirements", () => {
@@ -47,8 +57,19 @@ describe("publishable scopes", () => {
 
 describe("origins", () => {
   it("are accepted only as a browser writes them in Origin", () => {
-    for (const good of ["https://a.example", "http://127.0.0.1:8788", "https://school-finder.example:8443"]) expect(originProblem(good), good).toBeNull();
-    for (const bad of ["https://a.example/", "https://a.example/page", "https://A.example", "https://a.example:443", "a.example", "*", "null", "ftp://a.example", ""]) {
+    for (const good of ["https://a.example", "http://127.0.0.1:8788", "https://school-finder.example:8443"])
+      expect(originProblem(good), good).toBeNull();
+    for (const bad of [
+      "https://a.example/",
+      "https://a.example/page",
+      "https://A.example",
+      "https://a.example:443",
+      "a.example",
+      "*",
+      "null",
+      "ftp://a.example",
+      "",
+    ]) {
       expect(originProblem(bad), bad).not.toBeNull();
     }
   });
@@ -65,17 +86,26 @@ describe("token kinds from claims", () => {
     expect(tokenKindOf({ token_type: "admin" })).toHaveProperty("problems");
     expect(tokenKindOf({ token_type: "pub", scope: "provinces:read" })).toHaveProperty("problems");
     expect(tokenKindOf({ token_type: "pub", scope: "provinces:read", origins: [] })).toHaveProperty("problems");
-    expect(tokenKindOf({ token_type: "pub", scope: "provinces:read", origins: ["https://a.example", "https://a.example"] })).toHaveProperty("problems");
+    expect(tokenKindOf({ token_type: "pub", scope: "provinces:read", origins: ["https://a.example", "https://a.example"] })).toHaveProperty(
+      "problems",
+    );
     expect(tokenKindOf({ token_type: "pub", scope: "provinces:read", origins: "https://a.example" })).toHaveProperty("problems");
     expect(tokenKindOf({ token_type: "pub", scope: "provinces:write", origins: ["https://a.example"] })).toHaveProperty("problems");
-    expect(tokenKindOf({ token_type: "pub", scope: "provinces:read", origins: ["https://a.example"] })).toEqual({ kind: { type: "pub", origins: ["https://a.example"] } });
+    expect(tokenKindOf({ token_type: "pub", scope: "provinces:read", origins: ["https://a.example"] })).toEqual({
+      kind: { type: "pub", origins: ["https://a.example"] },
+    });
   });
 });
 
 describe("minting", () => {
   it("signs a publishable token with token_type pub and its origins, and a secret token with token_type secret", async () => {
     const pub = decodeJwt(await signToken(publishable(["high_schools:read", "aps_calculator:use"], ["https://a.example", "https://b.example"]), key));
-    expect(pub).toMatchObject({ token_type: "pub", origins: ["https://a.example", "https://b.example"], scope: "high_schools:read aps_calculator:use", env: "test" });
+    expect(pub).toMatchObject({
+      token_type: "pub",
+      origins: ["https://a.example", "https://b.example"],
+      scope: "high_schools:read aps_calculator:use",
+      env: "test",
+    });
     const secret = decodeJwt(await signToken({ scopes: ["qualifications:requirements"], env: "test", expiresInSeconds: 600, sub: "server" }, key));
     expect(secret).toMatchObject({ token_type: "secret", scope: "qualifications:requirements" });
     expect(secret.origins).toBeUndefined();
@@ -91,11 +121,21 @@ describe("minting", () => {
   it("on the command line: prints a publishable token, and refuses what it must with exit code 2", async () => {
     const ok = await cli("--publishable", "--origins", "https://a.example,https://b.example", "--scopes", "high_schools:read,provinces:read");
     expect(ok.code).toBe(0);
-    expect(decodeJwt(ok.stdout.trim())).toMatchObject({ token_type: "pub", origins: ["https://a.example", "https://b.example"], scope: "high_schools:read provinces:read" });
+    expect(decodeJwt(ok.stdout.trim())).toMatchObject({
+      token_type: "pub",
+      origins: ["https://a.example", "https://b.example"],
+      scope: "high_schools:read provinces:read",
+    });
 
     const refusals: [string[], RegExp][] = [
-      [["--publishable", "--origins", "https://a.example", "--scopes", "universities:read,universities:write"], /unknown scope\(s\) universities:write/],
-      [["--publishable", "--origins", "https://a.example", "--scopes", "qualifications:requirements"], /only the \*:read scopes.*not qualifications:requirements/],
+      [
+        ["--publishable", "--origins", "https://a.example", "--scopes", "universities:read,universities:write"],
+        /unknown scope\(s\) universities:write/,
+      ],
+      [
+        ["--publishable", "--origins", "https://a.example", "--scopes", "qualifications:requirements"],
+        /only the \*:read scopes.*not qualifications:requirements/,
+      ],
       [["--publishable", "--scopes", "universities:read"], /needs --origins/],
       [["--origins", "https://a.example", "--scopes", "universities:read"], /add --publishable/],
       [["--publishable", "--origins", "https://a.example/widget", "--scopes", "universities:read"], /use 'https:\/\/a.example'/],

@@ -15,6 +15,9 @@ type Workflow = {
   jobs: Record<string, { "runs-on": string; "timeout-minutes": number; needs?: string; permissions?: Record<string, string>; steps: Step[] }>;
 };
 
+/** A GitHub Actions expression as the workflow writes it: `${{ <expression> }}`. */
+const expression = (inner: string) => `\${{ ${inner} }}`;
+
 const workflow = async () => parse(await readFile(path.join(ROOT, ".github", "workflows", "nightly.yml"), "utf8")) as Workflow;
 
 describe(".github/workflows/nightly.yml", () => {
@@ -44,12 +47,14 @@ describe(".github/workflows/nightly.yml", () => {
     const test = index((s) => s.run === "npm test");
     const rebuild = index((s) => (s.run ?? "").startsWith("npm run rebuild"));
     const dist = index((s) => (s.uses ?? "").startsWith("actions/upload-artifact@") && s.with?.path === "dist/");
-    const tables = index((s) => (s.uses ?? "").startsWith("actions/upload-artifact@") && String(s.with?.path ?? "").includes("sources/nsc-results.csv"));
+    const tables = index(
+      (s) => (s.uses ?? "").startsWith("actions/upload-artifact@") && String(s.with?.path ?? "").includes("sources/nsc-results.csv"),
+    );
     const report = index((s) => (s.uses ?? "").startsWith("actions/upload-artifact@") && s.with?.path === ".rebuild/");
     expect([install, test, rebuild, dist, tables, report].every((i) => i >= 0)).toBe(true);
     expect(install < test && test < rebuild && rebuild < dist && rebuild < tables && rebuild < report).toBe(true);
     expect(steps[rebuild]?.run).not.toContain("--deploy");
-    expect(steps[report]?.if).toBe("${{ always() }}");
+    expect(steps[report]?.if).toBe(expression("always()"));
     const baseline = index((s) => (s.uses ?? "").startsWith("actions/cache/restore@") && s.with?.path === "dist");
     expect(baseline).toBeGreaterThan(test);
     expect(baseline).toBeLessThan(rebuild);
@@ -67,9 +72,9 @@ describe(".github/workflows/nightly.yml", () => {
     const deploy = steps.findIndex((s) => s.run === "npx wrangler deploy --env live");
     expect(take).toBeGreaterThanOrEqual(0);
     expect(deploy).toBeGreaterThan(take);
-    expect(steps[deploy]?.env?.CLOUDFLARE_API_TOKEN).toBe("${{ secrets.CLOUDFLARE_API_TOKEN }}");
+    expect(steps[deploy]?.env?.CLOUDFLARE_API_TOKEN).toBe(expression("secrets.CLOUDFLARE_API_TOKEN"));
     for (const step of steps) expect(step.run ?? "", step.name).not.toMatch(/npm (test|run (rebuild|import|build))|tsx /);
-    expect(steps.find((s) => (s.uses ?? "").startsWith("actions/cache/save@"))?.if).toBe("${{ success() }}");
+    expect(steps.find((s) => (s.uses ?? "").startsWith("actions/cache/save@"))?.if).toBe(expression("success()"));
   });
 
   it("commits the refreshed tables to the default branch after the deployment, so the repository holds what is deployed", async () => {
@@ -84,7 +89,8 @@ describe(".github/workflows/nightly.yml", () => {
   });
 
   it("pins every action to a major version", async () => {
-    for (const job of Object.values((await workflow()).jobs)) for (const step of job.steps) if (step.uses) expect(step.uses).toMatch(/^[\w-]+\/[\w/-]+@v\d+$/);
+    for (const job of Object.values((await workflow()).jobs))
+      for (const step of job.steps) if (step.uses) expect(step.uses).toMatch(/^[\w-]+\/[\w/-]+@v\d+$/);
   });
 
   it("never writes a secret into a command line", async () => {

@@ -7,7 +7,7 @@ import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { chromium, type BrowserContext, type Page } from "playwright-core";
+import { chromium, type BrowserContext, type Locator, type Page } from "playwright-core";
 import { expect } from "vitest";
 import { ROOT } from "../../support/test-dataset.ts";
 
@@ -28,6 +28,12 @@ const FLAGS = [
   "--disable-component-update",
   "--disable-sync",
 ];
+
+/** What the reader sees of an element: Playwright's rendered text (hidden parts left out, as laid out). */
+export function visibleText(locator: Locator, options?: { timeout?: number }): Promise<string> {
+  // biome-ignore lint/performance/useDomNodeTextContent: a Playwright locator, not a DOM node; its innerText is the rendered text these tests check, textContent would include what the reader does not see
+  return locator.innerText(options);
+}
 
 /** Says why a browser test file is skipped; call at the top of the file. */
 export function warnWithoutChromium(what: string): void {
@@ -77,7 +83,9 @@ export async function openBrowser(): Promise<BrowserSession> {
     requested,
     expectNoProblem(origins) {
       expect(problems).toEqual([]);
-      const outside = requested.filter((url) => !url.startsWith("data:") && !url.startsWith("blob:") && !origins.some((o) => url.startsWith(`${o}/`)));
+      const outside = requested.filter(
+        (url) => !url.startsWith("data:") && !url.startsWith("blob:") && !origins.some((o) => url.startsWith(`${o}/`)),
+      );
       expect(outside).toEqual([]);
     },
     async close() {

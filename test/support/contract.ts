@@ -5,15 +5,21 @@
 import { Validator, type OutputUnit } from "@cfworker/json-schema";
 import { ErrorBody } from "../../schema/api.ts";
 
-type Json = Record<string, any>;
+/**
+ * Parsed JSON whose shape a test checks itself (with expect, and against the OpenAPI document's schemas): typed as
+ * loosely as JSON.parse's own result, so a test reads any field of an answer or a document.
+ */
+// biome-ignore lint/suspicious/noExplicitAny: JSON.parse's own result type; what the value holds is what the tests check
+export type Json = any;
+type JsonObject = Record<string, Json>;
 
-export type OpenApiDocument = { paths: Record<string, Record<string, Json>>; components: Json };
+export type OpenApiDocument = { paths: Record<string, Record<string, JsonObject>>; components: JsonObject };
 
 /** Every object schema that names its properties, closed: additionalProperties false unless it says otherwise. */
-export function closed(value: unknown): unknown {
+function closed(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(closed);
   if (value === null || typeof value !== "object") return value;
-  const out: Json = Object.fromEntries(Object.entries(value).map(([k, v]) => [k, closed(v)]));
+  const out: JsonObject = Object.fromEntries(Object.entries(value).map(([k, v]) => [k, closed(v)]));
   if (out.type === "object" && out.properties && !("additionalProperties" in out)) out.additionalProperties = false;
   return out;
 }
@@ -21,12 +27,12 @@ export function closed(value: unknown): unknown {
 const METHODS = ["get", "post", "put", "patch", "delete"] as const;
 
 export class Contract {
-  private readonly components: Json;
+  private readonly components: JsonObject;
   private readonly templates: { path: string; pattern: RegExp }[];
   private readonly validators = new Map<string, Validator>();
 
   constructor(private readonly document: OpenApiDocument) {
-    this.components = closed(document.components) as Json;
+    this.components = closed(document.components) as JsonObject;
     this.templates = Object.keys(document.paths).map((path) => ({
       path,
       pattern: new RegExp(`^${path.replace(/[.*+?^${}()|[\]\\]/g, "\\$&").replace(/\\\{\w+\\\}/g, "[^/]+")}$`),
@@ -34,7 +40,7 @@ export class Contract {
   }
 
   /** The documented operation for a method and path (HEAD is GET without a body), or null. */
-  operation(method: string, pathname: string): { path: string; method: string; operation: Json } | null {
+  operation(method: string, pathname: string): { path: string; method: string; operation: JsonObject } | null {
     const m = method.toLowerCase() === "head" ? "get" : method.toLowerCase();
     if (!(METHODS as readonly string[]).includes(m)) return null;
     const template = this.templates.find((t) => t.pattern.test(pathname));
@@ -43,19 +49,24 @@ export class Contract {
   }
 
   /** Problems of one schema against a value, with the pointer of the schema in the document. */
-  validate(pointer: string, schema: Json, value: unknown): string[] {
+  validate(pointer: string, schema: JsonObject, value: unknown): string[] {
     let validator = this.validators.get(pointer);
     if (!validator) {
-      validator = new Validator({ ...(closed(schema) as Json), components: this.components }, "2020-12", false);
+      validator = new Validator({ ...(closed(schema) as JsonObject), components: this.components }, "2020-12", false);
       this.validators.set(pointer, validator);
     }
     const result = validator.validate(value);
-    return result.valid ? [] : result.errors.filter((e: OutputUnit) => e.keyword !== "$ref" && e.keyword !== "properties" && e.keyword !== "items").slice(0, 5).map((e) => `${e.instanceLocation}: ${e.error}`);
+    return result.valid
+      ? []
+      : result.errors
+          .filter((e: OutputUnit) => e.keyword !== "$ref" && e.keyword !== "properties" && e.keyword !== "items")
+          .slice(0, 5)
+          .map((e) => `${e.instanceLocation}: ${e.error}`);
   }
 
   /** The headers a documented answer must carry (`required: true`), by name. */
-  private requiredHeaders(answer: Json | undefined): string[] {
-    const headers = Object.entries((answer?.headers ?? {}) as Record<string, Json>);
+  private requiredHeaders(answer: JsonObject | undefined): string[] {
+    const headers = Object.entries((answer?.headers ?? {}) as Record<string, JsonObject>);
     return headers
       .filter(([, header]) => (header.$ref ? this.components.headers?.[String(header.$ref).split("/").pop() ?? ""] : header)?.required === true)
       .map(([name]) => name);
@@ -79,18 +90,25 @@ export class Contract {
       const parsed = ErrorBody.safeParse(parseJson(response.body));
       return parsed.success ? [] : [`${where}: not the API's error body: ${response.body.slice(0, 200)}`];
     }
-    const documented = found.operation.responses?.[String(response.status)] as Json | undefined;
+    const documented = found.operation.responses?.[String(response.status)] as JsonObject | undefined;
     if (!documented) return [`${where}: status ${response.status} is not documented for ${found.operation.operationId}`];
     const answer = documented.$ref ? this.components.responses?.[String(documented.$ref).split("/").pop() ?? ""] : documented;
     const { headers } = response;
-    const missing = headers ? this.requiredHeaders(answer).filter((name) => !headers.has(name)).map((name) => `${where}: no ${name} header`) : [];
+    const missing = headers
+      ? this.requiredHeaders(answer)
+          .filter((name) => !headers.has(name))
+          .map((name) => `${where}: no ${name} header`)
+      : [];
     const media = answer?.content?.["application/json"];
     if (!media || request.method.toUpperCase() === "HEAD") {
       return response.body === "" ? missing : [...missing, `${where}: the document gives this status no body, but one came`];
     }
     if (!response.contentType?.startsWith("application/json")) return [...missing, `${where}: content type ${response.contentType}, not JSON`];
     const pointer = `#/paths/${found.path}/${found.method}/responses/${response.status}`;
-    return [...missing, ...this.validate(pointer, media.schema, parseJson(response.body)).map((p) => `${where} (${found.operation.operationId}): ${p}`)];
+    return [
+      ...missing,
+      ...this.validate(pointer, media.schema, parseJson(response.body)).map((p) => `${where} (${found.operation.operationId}): ${p}`),
+    ];
   }
 }
 

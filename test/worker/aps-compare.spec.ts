@@ -52,7 +52,8 @@ describe("POST /v1/data/aps-calculator/compare", () => {
   });
 
   it("lists the qualifications with names beside qualifies_for, and near misses in both calculators", async () => {
-    const single = (await json(await post("/v1/data/aps-calculator", { university_slug: "university-of-johannesburg", marks: LEARNER_A_MARKS }))).data;
+    const single = (await json(await post("/v1/data/aps-calculator", { university_slug: "university-of-johannesburg", marks: LEARNER_A_MARKS })))
+      .data;
     expect(single.qualifications.map((q: { id: string }) => q.id)).toEqual(single.qualifies_for);
     expect(Array.isArray(single.near_misses)).toBe(true);
     for (const miss of single.near_misses) expect(single.qualifies_for).not.toContain(miss.qualification_id);

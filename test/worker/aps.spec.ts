@@ -67,13 +67,31 @@ describe("POST /v1/data/aps-calculator", () => {
     ["an unknown university", { university_slug: "university-of-atlantis", marks: LEARNER }, "university_slug"],
     ["a slug that names a path", { university_slug: "../manifest", marks: LEARNER }, "university_slug"],
     ["no university", { marks: LEARNER }, "university_slug"],
-    ["an unknown subject", { university_slug: "university-of-pretoria", marks: [{ subject_slug: "chemistry", percentage: 70 }] }, "marks[0].subject_slug"],
-    ["a percentage over 100", { university_slug: "university-of-pretoria", marks: [{ subject_slug: "mathematics", percentage: 101 }] }, "marks[0].percentage"],
-    ["a percentage as text", { university_slug: "university-of-pretoria", marks: [{ subject_slug: "mathematics", percentage: "70" }] }, "marks[0].percentage"],
+    [
+      "an unknown subject",
+      { university_slug: "university-of-pretoria", marks: [{ subject_slug: "chemistry", percentage: 70 }] },
+      "marks[0].subject_slug",
+    ],
+    [
+      "a percentage over 100",
+      { university_slug: "university-of-pretoria", marks: [{ subject_slug: "mathematics", percentage: 101 }] },
+      "marks[0].percentage",
+    ],
+    [
+      "a percentage as text",
+      { university_slug: "university-of-pretoria", marks: [{ subject_slug: "mathematics", percentage: "70" }] },
+      "marks[0].percentage",
+    ],
     ["a missing percentage", { university_slug: "university-of-pretoria", marks: [{ subject_slug: "mathematics" }] }, "marks[0].percentage"],
     [
       "a repeated subject",
-      { university_slug: "university-of-pretoria", marks: [{ subject_slug: "mathematics", percentage: 70 }, { subject_slug: "mathematics", percentage: 80 }] },
+      {
+        university_slug: "university-of-pretoria",
+        marks: [
+          { subject_slug: "mathematics", percentage: 70 },
+          { subject_slug: "mathematics", percentage: 80 },
+        ],
+      },
       "marks[1].subject_slug",
     ],
     ["no marks", { university_slug: "university-of-pretoria", marks: [] }, "marks"],

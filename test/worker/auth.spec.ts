@@ -70,9 +70,7 @@ describe("authentication", () => {
   it("answers 403 with the needed scope when the token lacks it", async () => {
     const response = await call(PATH, { token: await token({ scopes: ["universities:read"] }) });
     expect(response.status).toBe(403);
-    expect(response.headers.get("www-authenticate")).toBe(
-      'Bearer realm="sa-edu-data-api", error="insufficient_scope", scope="provinces:read"',
-    );
+    expect(response.headers.get("www-authenticate")).toBe('Bearer realm="sa-edu-data-api", error="insufficient_scope", scope="provinces:read"');
     expect((await json(response)).error).toMatchObject({ status: 403, code: "insufficient_scope" });
   });
 

@@ -4,17 +4,18 @@
 // the structured requirements, and the vocabulary's counts against the `field` filter. Rules are restated here
 // independently of build/bursaries.ts and domain/bursary-cycles.ts.
 import { beforeAll, describe, expect, it, vi } from "vitest";
-import * as api from "../../schema/api.ts";
+import type * as api from "../../schema/api.ts";
 import { call, json, token } from "./support.ts";
+import type { Json } from "../support/contract.ts";
 
 vi.setConfig({ testTimeout: 60_000 });
 
 let scoped = "";
-let list: api.BursaryListItem[] = [];
+const list: api.BursaryListItem[] = [];
 let details: api.Bursary[] = [];
 let fields: api.FieldOfStudy[] = [];
 
-async function get(path: string): Promise<any> {
+async function get(path: string): Promise<Json> {
   const response = await call(path, { token: scoped });
   expect(response.status, path).toBe(200);
   return json(response);
@@ -83,13 +84,19 @@ describe("bursary records", () => {
       // The first such year that closes on or after the build date (never before the day the data was prepared).
       expect(next.close_date >= "2026-11-24", b.slug).toBe(true);
       if (years > 1) expect(addYears(latest.close_date, years - 1) < next.close_date).toBe(true);
-      expect(b.cycles.some((c) => c.intake_year === next.intake_year), b.slug).toBe(false);
+      expect(
+        b.cycles.some((c) => c.intake_year === next.intake_year),
+        b.slug,
+      ).toBe(false);
     }
     // Recurrence from past cycles: two published cycles on the same dates.
     for (const b of annual.filter((x) => x.expected_next_cycle?.basis === "past-cycles")) {
       const same = b.cycles.some((a, i) =>
         b.cycles.some(
-          (c, j) => j > i && a.close_date.slice(5) === c.close_date.slice(5) && (a.open_date === null || c.open_date === null || a.open_date.slice(5) === c.open_date.slice(5)),
+          (c, j) =>
+            j > i &&
+            a.close_date.slice(5) === c.close_date.slice(5) &&
+            (a.open_date === null || c.open_date === null || a.open_date.slice(5) === c.open_date.slice(5)),
         ),
       );
       expect(same, b.slug).toBe(true);

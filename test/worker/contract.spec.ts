@@ -3,15 +3,17 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { EXAMPLE_ASSET_URL } from "../../schema/operations.ts";
-import { Contract, type OpenApiDocument } from "../support/contract.ts";
+import { Contract, type Json, type OpenApiDocument } from "../support/contract.ts";
 import { BASE, call, json } from "./support.ts";
 
 const served = async (): Promise<OpenApiDocument> => json(await call("/v1/openapi.json", { token: null }));
 
-type Operation = { operationId: string; parameters?: { name: string; in: string; example?: unknown }[]; requestBody?: any; responses: any };
+type Operation = { operationId: string; parameters?: { name: string; in: string; example?: unknown }[]; requestBody?: Json; responses: Json };
 
 function operationsOf(document: OpenApiDocument) {
-  return Object.entries(document.paths).flatMap(([path, item]) => Object.entries(item).map(([method, operation]) => ({ path, method, operation: operation as Operation })));
+  return Object.entries(document.paths).flatMap(([path, item]) =>
+    Object.entries(item).map(([method, operation]) => ({ path, method, operation: operation as Operation })),
+  );
 }
 
 describe("the document's examples", () => {

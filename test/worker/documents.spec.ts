@@ -16,7 +16,9 @@ describe("GET /v1/openapi.json", () => {
     expect(response.headers.get("x-data-version")).toMatch(/^[0-9a-f]{16}$/);
     const document = await json(response);
     expect(document.openapi).toMatch(/^3\.1\./);
-    const operations = Object.values(document.paths as Record<string, Record<string, { operationId: string }>>).flatMap((item) => Object.values(item).map((o) => o.operationId));
+    const operations = Object.values(document.paths as Record<string, Record<string, { operationId: string }>>).flatMap((item) =>
+      Object.values(item).map((o) => o.operationId),
+    );
     expect(operations.sort()).toEqual(OPERATIONS.map((o) => o.operationId).sort());
   });
 
@@ -67,7 +69,14 @@ describe("the reference page", () => {
   });
 
   it("serves nothing else without a token: other files, other methods", async () => {
-    for (const path of ["/docs/", "/docs/index.html", "/docs/swagger-ui-bundle.js.map", "/docs/../manifest.json", "/v1/openapi.yaml", "/openapi.json"]) {
+    for (const path of [
+      "/docs/",
+      "/docs/index.html",
+      "/docs/swagger-ui-bundle.js.map",
+      "/docs/../manifest.json",
+      "/v1/openapi.yaml",
+      "/openapi.json",
+    ]) {
       const response = await call(path, { token: null });
       expect(response.status, path).toBe(401);
       expect((await call(path)).status, path).toBe(404);

@@ -47,7 +47,10 @@ describe("publishable tokens", () => {
   it("name the origin even where the deployment allows every origin (CORS_ORIGINS *)", async () => {
     const open = { ...realEnv, CORS_ORIGINS: "*" };
     const request = (headers: Record<string, string>) => callHandler(new Request(`${BASE}${PATH}`, { headers }), open);
-    const pub = await request({ authorization: `Bearer ${await publishable(["https://school-finder.example"])}`, origin: "https://school-finder.example" });
+    const pub = await request({
+      authorization: `Bearer ${await publishable(["https://school-finder.example"])}`,
+      origin: "https://school-finder.example",
+    });
     expect(pub.status).toBe(200);
     expect(pub.headers.get("access-control-allow-origin")).toBe("https://school-finder.example");
     const secret = await request({ authorization: `Bearer ${await token()}`, origin: "https://school-finder.example" });
@@ -76,7 +79,12 @@ describe("publishable tokens", () => {
       token: await publishable(),
       method: "POST",
       headers: { origin: PORTAL, "content-type": "application/json" },
-      body: JSON.stringify({ marks: [{ subject_slug: "mathematics", percentage: 70 }, { subject_slug: "english-home-language", percentage: 65 }] }),
+      body: JSON.stringify({
+        marks: [
+          { subject_slug: "mathematics", percentage: 70 },
+          { subject_slug: "english-home-language", percentage: 65 },
+        ],
+      }),
     });
     expect(response.status).toBe(200);
     expect(response.headers.get("access-control-allow-origin")).toBe(PORTAL);
@@ -128,7 +136,9 @@ describe("publishable tokens", () => {
 });
 
 describe("rate limits", () => {
-  it("count a publishable token's requests by its jti, then answer 429 with Retry-After, and reset when the period ends", { timeout: 30_000 }, async () => {
+  it("count a publishable token's requests by its jti, then answer 429 with Retry-After, and reset when the period ends", {
+    timeout: 30_000,
+  }, async () => {
     const pub = await publishable();
     const other = await publishable();
     const get = (t: string) => call(PATH, { token: t, headers: { origin: PORTAL } });
@@ -181,7 +191,11 @@ describe("rate limits", () => {
   });
 
   it("count a secret token by its jti in its own binding (a tight one here: 3 per 10 s)", async () => {
-    const tight = { ...realEnv, RATE_LIMIT_SECRET: realEnv.RATE_LIMIT_TIGHT, RATE_LIMITS: { ...realEnv.RATE_LIMITS, secret: { limit: 3, period: 10 } } };
+    const tight = {
+      ...realEnv,
+      RATE_LIMIT_SECRET: realEnv.RATE_LIMIT_TIGHT,
+      RATE_LIMITS: { ...realEnv.RATE_LIMITS, secret: { limit: 3, period: 10 } },
+    };
     const secret = await token();
     const get = async (t: string) => callHandler(new Request(`${BASE}${PATH}`, { headers: { authorization: `Bearer ${t}` } }), tight);
     await withinOnePeriod(5);
@@ -197,14 +211,21 @@ describe("rate limits", () => {
 
   it("let a request through when the binding fails (a limiter outage must not take the API down)", async () => {
     const failing = { limit: () => Promise.reject(new Error("rate limiting unavailable")) } as unknown as RateLimit;
-    const response = await callHandler(new Request(`${BASE}${PATH}`, { headers: { authorization: `Bearer ${await token()}` } }), { ...realEnv, RATE_LIMIT_SECRET: failing });
+    const response = await callHandler(new Request(`${BASE}${PATH}`, { headers: { authorization: `Bearer ${await token()}` } }), {
+      ...realEnv,
+      RATE_LIMIT_SECRET: failing,
+    });
     expect(response.status).toBe(200);
     expect(response.headers.get("ratelimit-policy")).toMatch(/^"secret";/);
   });
 
   it("fail closed: a deployment without its rate limit bindings answers 500 misconfigured", async () => {
+    // A deployment whose wrangler.jsonc lost the binding: what the generated Env says cannot happen.
     const { RATE_LIMIT_SECRET: _, ...without } = realEnv;
-    const response = await callHandler(new Request(`${BASE}${PATH}`, { headers: { authorization: `Bearer ${await token()}` } }), without as Env);
+    const response = await callHandler(
+      new Request(`${BASE}${PATH}`, { headers: { authorization: `Bearer ${await token()}` } }),
+      without as unknown as Env,
+    );
     await expectCode(response, 500, "misconfigured");
   });
 });

@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import type { z } from "zod";
 import * as api from "../../schema/api.ts";
 import { ALL_SCOPES, call, json, token } from "./support.ts";
+import type { Json } from "../support/contract.ts";
 
 type Endpoint = {
   path: string;
@@ -11,7 +12,7 @@ type Endpoint = {
   paginated: boolean;
   item: z.ZodType;
   specFields: string[];
-  detail?: { path: (record: any) => string; schema: z.ZodType; specFields: string[] };
+  detail?: { path: (record: Json) => string; schema: z.ZodType; specFields: string[] };
 };
 
 const ENDPOINTS: Endpoint[] = [
@@ -158,7 +159,7 @@ describe.each(ENDPOINTS)("$path", (endpoint) => {
 describe("/v1/data/qualifications/{id}/requirements", () => {
   it("needs qualifications:requirements and lists the requirements with the spec's fields", async () => {
     const list = await json(await call("/v1/data/qualifications?per_page=100"));
-    let withRequirements: any[] = [];
+    let withRequirements: Json[] = [];
     let id = "";
     for (const q of list.data) {
       const body = await json(await call(`/v1/data/qualifications/${q.id}/requirements`));
@@ -192,14 +193,14 @@ describe("/v1/data/high-schools with the committed national data", () => {
     const scoped = await token({ scopes: ["high_schools:read"] });
     const body = await json(await call("/v1/data/high-schools?per_page=100&page=80", { token: scoped }));
     expect(body.meta.total).toBeGreaterThanOrEqual(8_700);
-    const withResults = body.data.find((s: any) => s.nsc_year !== null);
-    const withoutResults = body.data.find((s: any) => s.nsc_year === null);
+    const withResults = body.data.find((s: Json) => s.nsc_year !== null);
+    const withoutResults = body.data.find((s: Json) => s.nsc_year === null);
     expect(withResults).toBeDefined();
     const detail = (await json(await call(`/v1/data/high-schools/${withResults.id}`, { token: scoped }))).data;
     api.HighSchool.parse(detail);
     expect(detail.nsc_results.length).toBeGreaterThan(0);
     expect(detail.nsc_results[0]).toMatchObject({ year: withResults.nsc_year, pass_rate: withResults.nsc_pass_rate });
-    const years = detail.nsc_results.map((r: any) => r.year);
+    const years = detail.nsc_results.map((r: Json) => r.year);
     expect(years).toEqual([...years].sort((a: number, b: number) => b - a));
     if (withoutResults) {
       expect(withoutResults.nsc_pass_rate).toBeNull();

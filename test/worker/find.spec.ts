@@ -13,12 +13,14 @@ import { ErrorBody, PageMeta } from "../../schema/api.ts";
 import { LIST_QUERY_PARAMETERS } from "../../schema/query.ts";
 import { BURSARY_PROVIDER_TYPES, FIELDS_OF_STUDY, STUDY_LEVELS } from "../../lib/vocabulary.ts";
 import { BASE, call as callWith, json, token } from "./support.ts";
+import type { Json } from "../support/contract.ts";
 
 // Hundreds of requests in some tests on the national data: a generous per-test timeout.
 vi.setConfig({ testTimeout: 60_000 });
 
 const NATIONAL = (env as unknown as { NATIONAL_DATA?: string }).NATIONAL_DATA === "1";
-if (!NATIONAL) console.warn("find.spec.ts: tests on the real national schools and postal codes skipped: set EDU_UPSTREAM_DIR (e.g. ../shared/data) to run them");
+if (!NATIONAL)
+  console.warn("find.spec.ts: tests on the real national schools and postal codes skipped: set EDU_UPSTREAM_DIR (e.g. ../shared/data) to run them");
 const realEnv = env as unknown as Env;
 
 // One token for the whole file: signing a fresh one for each of the many calls here is slow in workerd.
@@ -28,7 +30,7 @@ async function call(path: string, init: Parameters<typeof callWith>[1] = {}): Pr
   return callWith(path, { token: shared, ...init });
 }
 
-type Body = { data: any[]; meta: { total: number; page: number; per_page: number } };
+type Body = { data: Json[]; meta: { total: number; page: number; per_page: number } };
 
 async function get(path: string): Promise<Body> {
   const response = await call(path);
@@ -40,8 +42,8 @@ async function get(path: string): Promise<Body> {
 }
 
 /** Every record of a list query, page by page (100 a page). */
-async function all(list: string, query = ""): Promise<any[]> {
-  const records: any[] = [];
+async function all(list: string, query = ""): Promise<Json[]> {
+  const records: Json[] = [];
   for (let page = 1; ; page++) {
     const body = await get(`/v1/data/${list}?${query}${query ? "&" : ""}per_page=100&page=${page}`);
     records.push(...body.data);
@@ -61,7 +63,10 @@ async function error(path: string, status = 400) {
 
 // An independent statement of the search rule, to check the Worker's answers against.
 const fold = (text: string) => text.toLowerCase().normalize("NFD").replace(/\p{M}/gu, "");
-const wordsOf = (text: string) => fold(text).split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+const wordsOf = (text: string) =>
+  fold(text)
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter(Boolean);
 const nameMatches = (texts: string[], query: string) => wordsOf(query).every((q) => texts.some((t) => wordsOf(t).some((w) => w.startsWith(q))));
 const ids = (records: { id: string }[]) => records.map((r) => r.id);
 
@@ -76,17 +81,24 @@ async function asset<T>(path: string): Promise<T> {
 }
 
 let manifest: Manifest;
-async function detailOf(resource: string, key: string): Promise<any> {
+async function detailOf(resource: string, key: string): Promise<Json> {
   const storage = manifest.resources[resource]?.detail;
   if (storage?.kind === "buckets") return (await asset<Record<string, unknown>>(paths.bucket(resource, bucketOf(key, storage.count))))[key];
   return (await asset<{ data: unknown }>(paths.detail(resource, key))).data;
 }
 
-const lists = { universities: [] as any[], qualifications: [] as any[], "high-schools": [] as any[], bursaries: [] as any[], "postal-codes": [] as any[], prospectuses: [] as any[] };
+const lists = {
+  universities: [] as Json[],
+  qualifications: [] as Json[],
+  "high-schools": [] as Json[],
+  bursaries: [] as Json[],
+  "postal-codes": [] as Json[],
+  prospectuses: [] as Json[],
+};
 beforeAll(async () => {
   manifest = await asset<Manifest>("/manifest.json");
   for (const list of ["universities", "qualifications", "high-schools", "bursaries", "postal-codes"] as const) {
-    for (let k = 0; k < (manifest.resources[list]?.list?.chunks ?? 0); k++) lists[list].push(...(await asset<any[]>(paths.listChunk(list, k))));
+    for (let k = 0; k < (manifest.resources[list]?.list?.chunks ?? 0); k++) lists[list].push(...(await asset<Json[]>(paths.listChunk(list, k))));
   }
   lists.prospectuses = await all("prospectuses"); // its items carry the deployment's document URLs
 }, 120_000);
@@ -99,7 +111,9 @@ describe("existing calls answer exactly as before", () => {
       for (const query of ["", "?page=1&per_page=20", "?per_page=7&page=2"]) {
         const [page, perPage] = query.includes("per_page=7") ? [2, 7] : [1, 20];
         const text = await (await call(`/v1/data/${list}${query}`)).text();
-        expect(text, `${list}${query}`).toBe(JSON.stringify({ data: chunk0.slice((page - 1) * perPage, page * perPage), meta: { total, page, per_page: perPage } }));
+        expect(text, `${list}${query}`).toBe(
+          JSON.stringify({ data: chunk0.slice((page - 1) * perPage, page * perPage), meta: { total, page, per_page: perPage } }),
+        );
       }
     }
     for (const list of ["subjects", "provinces", "fields-of-study"]) {
@@ -111,7 +125,9 @@ describe("existing calls answer exactly as before", () => {
   it("a filter that selects everything gives the same records as the plain list, in the same order", async () => {
     const everyType = await all("qualifications", "intake_year=2027");
     expect(ids(everyType)).toEqual(ids(lists.qualifications.filter((q) => q.intake_year === 2027)));
-    const byProvince = (await Promise.all(["EC", "FS", "GP", "KZN", "LP", "MP", "NW", "NC", "WC"].map((code) => all("universities", `province=${code}`)))).flat();
+    const byProvince = (
+      await Promise.all(["EC", "FS", "GP", "KZN", "LP", "MP", "NW", "NC", "WC"].map((code) => all("universities", `province=${code}`)))
+    ).flat();
     expect(new Set(ids(byProvince))).toEqual(new Set(ids(lists.universities)));
     expect(byProvince).toHaveLength(26);
     // The items of a filtered page are the plain list's items, field for field.
@@ -124,7 +140,8 @@ describe("universities: province, type, q", () => {
   it("province takes an id or a code, in any case", async () => {
     const expected = ids(lists.universities.filter((u) => u.province_name === "Gauteng"));
     expect(expected.length).toBeGreaterThan(3);
-    for (const value of ["gauteng", "GP", "gp", "Gauteng"]) expect(ids((await get(`/v1/data/universities?province=${value}`)).data), value).toEqual(expected);
+    for (const value of ["gauteng", "GP", "gp", "Gauteng"])
+      expect(ids((await get(`/v1/data/universities?province=${value}`)).data), value).toEqual(expected);
   });
 
   it("type, checked against the detail records", async () => {
@@ -156,15 +173,21 @@ describe("qualifications: university_slug, qualification_type, faculty, nqf_leve
     const q = lists.qualifications;
     const slug = q[0].university_slug;
     const faculty = q.find((x) => x.faculty !== null).faculty as string;
-    const cases: [string, (x: any) => boolean][] = [
+    const cases: [string, (x: Json) => boolean][] = [
       [`university_slug=${slug}`, (x) => x.university_slug === slug],
       ["qualification_type=diploma", (x) => x.qualification_type === "diploma"],
       ["nqf_level=8", (x) => x.nqf_level === 8],
       ["intake_year=2026", (x) => x.intake_year === 2026],
-      [`faculty=${encodeURIComponent(faculty.toUpperCase())}`, (x) => x.faculty !== null && wordsOf(x.faculty).join(" ") === wordsOf(faculty).join(" ")],
+      [
+        `faculty=${encodeURIComponent(faculty.toUpperCase())}`,
+        (x) => x.faculty !== null && wordsOf(x.faculty).join(" ") === wordsOf(faculty).join(" "),
+      ],
       ["q=engineering", (x) => nameMatches([x.name], "engineering")],
       ["q=bach%20sci", (x) => nameMatches([x.name], "bach sci")],
-      ["qualification_type=bachelor&nqf_level=8&intake_year=2027", (x) => x.qualification_type === "bachelor" && x.nqf_level === 8 && x.intake_year === 2027],
+      [
+        "qualification_type=bachelor&nqf_level=8&intake_year=2027",
+        (x) => x.qualification_type === "bachelor" && x.nqf_level === 8 && x.intake_year === 2027,
+      ],
       ["university_slug=university-of-pretoria&q=science", (x) => x.university_slug === "university-of-pretoria" && nameMatches([x.name], "science")],
     ];
     for (const [query, keep] of cases) {
@@ -181,8 +204,8 @@ describe("qualifications: university_slug, qualification_type, faculty, nqf_leve
     const ofUniversity = lists.qualifications.filter((x) => x.university_slug === slug);
     const withMaths: string[] = [];
     for (const q of ofUniversity) {
-      const { data } = await asset<{ data: any[] }>(paths.requirements(q.id));
-      if (data.some((r: any) => r.subject.slug === "mathematics")) withMaths.push(q.id);
+      const { data } = await asset<{ data: Json[] }>(paths.requirements(q.id));
+      if (data.some((r: Json) => r.subject.slug === "mathematics")) withMaths.push(q.id);
     }
     expect(withMaths.length).toBeGreaterThan(0);
     expect(ids(await all("qualifications", `university_slug=${slug}&subject=mathematics`))).toEqual(withMaths);
@@ -207,7 +230,7 @@ describe("high-schools: province, district, quintile, sector, phase, emis_number
   it("province, quintile and emis_number select what the list says; combined filters are ANDed", async () => {
     const schools = lists["high-schools"];
     const first = schools[0];
-    const cases: [string, (x: any) => boolean][] = [
+    const cases: [string, (x: Json) => boolean][] = [
       [`province=${first.province === "Gauteng" ? "GP" : "gauteng"}`, (x) => x.province === "Gauteng"],
       [`quintile=${schools.find((s) => s.quintile !== null).quintile}`, (x) => x.quintile === schools.find((s) => s.quintile !== null).quintile],
       [`emis_number=${first.emis_number}`, (x) => x.emis_number === first.emis_number],
@@ -237,7 +260,10 @@ describe("high-schools: province, district, quintile, sector, phase, emis_number
       expect((await get(`/v1/data/high-schools?emis_number=${d.emis_number}&sector=${otherSector}`)).meta.total).toBe(0);
       expect((await get(`/v1/data/high-schools?emis_number=${d.emis_number}&phase=${otherPhase}`)).meta.total).toBe(0);
     }
-    for (const [parameter, values] of [["sector", ["public", "independent"]], ["phase", ["secondary", "combined"]]] as const) {
+    for (const [parameter, values] of [
+      ["sector", ["public", "independent"]],
+      ["phase", ["secondary", "combined"]],
+    ] as const) {
       let sum = 0;
       for (const value of values) {
         const body = await get(`/v1/data/high-schools?${parameter}=${value}&per_page=100`);
@@ -252,20 +278,32 @@ describe("high-schools: province, district, quintile, sector, phase, emis_number
     const school = lists["high-schools"][0];
     // The school's rarest word of three letters or more, so the expected set stays small on the national data.
     const matches = (word: string) => lists["high-schools"].filter((s) => nameMatches([s.name], word)).length;
-    const firstWord = wordsOf(school.name).filter((w) => w.length >= 3).sort((a, b) => matches(a) - matches(b))[0] as string;
-    for (const query of [firstWord, firstWord.toUpperCase(), school.emis_number.slice(0, 5), `${school.emis_number.slice(0, 4)} ${firstWord.slice(0, 3)}`]) {
+    const firstWord = wordsOf(school.name)
+      .filter((w) => w.length >= 3)
+      .sort((a, b) => matches(a) - matches(b))[0] as string;
+    for (const query of [
+      firstWord,
+      firstWord.toUpperCase(),
+      school.emis_number.slice(0, 5),
+      `${school.emis_number.slice(0, 4)} ${firstWord.slice(0, 3)}`,
+    ]) {
       const found = await all("high-schools", `q=${encodeURIComponent(query)}`);
-      expect(found.map((s) => s.id), query).toContain(school.id);
+      expect(
+        found.map((s) => s.id),
+        query,
+      ).toContain(school.id);
       const expected = lists["high-schools"].filter((s) => nameMatches([s.name, s.emis_number], query));
       expect(new Set(ids(found)), query).toEqual(new Set(ids(expected)));
     }
     // Accents in the query are ignored as well as in the names.
     const accented = firstWord.replace(/e/, "é").replace(/a/, "á");
-    expect(ids((await get(`/v1/data/high-schools?q=${encodeURIComponent(accented)}`)).data)).toEqual(ids((await get(`/v1/data/high-schools?q=${firstWord}`)).data));
+    expect(ids((await get(`/v1/data/high-schools?q=${encodeURIComponent(accented)}`)).data)).toEqual(
+      ids((await get(`/v1/data/high-schools?q=${firstWord}`)).data),
+    );
   });
 
   it("near: schools within the radius, nearest first, each with its great-circle distance", async () => {
-    const located: any[] = [];
+    const located: Json[] = [];
     for (const s of lists["high-schools"].slice(0, 200)) {
       const d = await detailOf("high-schools", s.id);
       if (d.latitude !== null) located.push(d);
@@ -294,7 +332,9 @@ describe("high-schools: province, district, quintile, sector, phase, emis_number
     const wider = await get(`/v1/data/high-schools?near=${centre.latitude},${centre.longitude}&per_page=100`);
     expect(wider.meta.total).toBeGreaterThanOrEqual(body.meta.total);
     expect(wider.data.every((s) => s.distance_km <= 10)).toBe(true);
-    const combined = await get(`/v1/data/high-schools?near=${centre.latitude},${centre.longitude}&radius_km=100&quintile=${centre.quintile ?? 5}&per_page=100`);
+    const combined = await get(
+      `/v1/data/high-schools?near=${centre.latitude},${centre.longitude}&radius_km=100&quintile=${centre.quintile ?? 5}&per_page=100`,
+    );
     expect(combined.data.every((s) => s.quintile === (centre.quintile ?? 5))).toBe(true);
     // Far from any school: nothing.
     expect(await get("/v1/data/high-schools?near=-40,10&radius_km=100")).toEqual({ data: [], meta: { total: 0, page: 1, per_page: 20 } });
@@ -326,24 +366,32 @@ describe("bursaries: provider_type, field, study_level, open_on, q", () => {
     }
     const both = await all("bursaries", "field=engineering&study_level=undergraduate&provider_type=corporate");
     expect(ids(both)).toEqual(
-      ids(details.filter((d) => (d.fields.includes("engineering") || d.fields.includes("all-fields")) && d.study_levels.includes("undergraduate") && d.provider_type === "corporate")),
+      ids(
+        details.filter(
+          (d) =>
+            (d.fields.includes("engineering") || d.fields.includes("all-fields")) &&
+            d.study_levels.includes("undergraduate") &&
+            d.provider_type === "corporate",
+        ),
+      ),
     );
     expect(both.length).toBeGreaterThan(0);
   });
 
   it("open_on: a published cycle whose [open_date or no opening date, close_date] holds the date; expected cycles do not count", async () => {
     const details = await Promise.all(lists.bursaries.map((b) => detailOf("bursaries", b.slug)));
-    const accepts = (c: { open_date: string | null; close_date: string }, date: string) => (c.open_date === null || c.open_date <= date) && date <= c.close_date;
+    const accepts = (c: { open_date: string | null; close_date: string }, date: string) =>
+      (c.open_date === null || c.open_date <= date) && date <= c.close_date;
     // Every date a cycle opens or closes on, the day after each close, and dates inside expected cycles only.
     const expectedOnly = details
       .filter((d) => d.expected_next_cycle !== null)
       .map((d) => d.expected_next_cycle.close_date as string)
-      .filter((date) => !details.some((d) => d.cycles.some((c: any) => accepts(c, date))));
+      .filter((date) => !details.some((d) => d.cycles.some((c: Json) => accepts(c, date))));
     const dates = new Set<string>(["2026-09-01", "2026-11-24", "2027-01-15", "2030-01-01", ...expectedOnly.slice(0, 5)]);
-    for (const d of details.slice(0, 40)) for (const c of d.cycles) [c.open_date, c.close_date].forEach((x: string | null) => x && dates.add(x));
+    for (const d of details.slice(0, 40)) for (const c of d.cycles) for (const x of [c.open_date, c.close_date]) if (x) dates.add(x);
     expect(expectedOnly.length, "a date only an expected cycle spans").toBeGreaterThan(0);
     for (const date of dates) {
-      expect(ids(await all("bursaries", `open_on=${date}`)), date).toEqual(ids(details.filter((d) => d.cycles.some((c: any) => accepts(c, date)))));
+      expect(ids(await all("bursaries", `open_on=${date}`)), date).toEqual(ids(details.filter((d) => d.cycles.some((c: Json) => accepts(c, date)))));
     }
     for (const date of expectedOnly.slice(0, 5)) expect((await get(`/v1/data/bursaries?open_on=${date}`)).meta.total, date).toBe(0);
     expect((await get("/v1/data/bursaries?open_on=2030-01-01")).meta.total).toBe(0);
@@ -360,7 +408,8 @@ describe("bursaries: provider_type, field, study_level, open_on, q", () => {
 describe("postal-codes: code, province, q", () => {
   it("code matches the street code or the box code; q the suburb or the area", async () => {
     const codes = lists["postal-codes"];
-    const withBoth = codes.find((p) => p.street_code !== null && p.box_code !== null && p.street_code !== p.box_code && wordsOf(p.area).length > 0) ?? codes[0];
+    const withBoth =
+      codes.find((p) => p.street_code !== null && p.box_code !== null && p.street_code !== p.box_code && wordsOf(p.area).length > 0) ?? codes[0];
     for (const code of [withBoth.street_code, withBoth.box_code].filter(Boolean)) {
       expect(ids(await all("postal-codes", `code=${code}`)), code).toEqual(ids(codes.filter((p) => p.street_code === code || p.box_code === code)));
     }
@@ -496,7 +545,10 @@ describe("bad input: 400 with a details entry naming the parameter", () => {
     ] as const) {
       const e = await error(path);
       expect(e.code, path).toBe("invalid_parameter");
-      expect(e.details?.map((d) => d.path), path).toEqual([name]);
+      expect(
+        e.details?.map((d) => d.path),
+        path,
+      ).toEqual([name]);
     }
   });
 
@@ -596,20 +648,24 @@ describe("fuzz: any value of any parameter", () => {
       fc.constantFrom("1", "0", "-25.7479,28.2293", "5", "100", "gauteng", "GP", "2026-02-28", "public", "hoërskool", "ﾋ", "..", "%", ""),
     );
     await fc.assert(
-      fc.asyncProperty(fc.constantFrom(...endpoints), fc.array(fc.tuple(fc.nat(), value), { minLength: 1, maxLength: 3 }), async ([resource, table], pairs) => {
-        const names = Object.keys(table);
-        const query = pairs.map(([i, v]) => `${encodeURIComponent(names[i % names.length] as string)}=${encodeURIComponent(v)}`).join("&");
-        const response = await call(`/v1/data/${resource}?${query}`);
-        expect([200, 400], query).toContain(response.status);
-        const body = await json(response);
-        if (response.status === 400) {
-          const e = ErrorBody.parse(body).error;
-          expect(["invalid_parameter", "invalid_pagination"]).toContain(e.code);
-          for (const d of e.details ?? []) expect(names, query).toContain(d.path);
-        } else {
-          PageMeta.parse(body.meta);
-        }
-      }),
+      fc.asyncProperty(
+        fc.constantFrom(...endpoints),
+        fc.array(fc.tuple(fc.nat(), value), { minLength: 1, maxLength: 3 }),
+        async ([resource, table], pairs) => {
+          const names = Object.keys(table);
+          const query = pairs.map(([i, v]) => `${encodeURIComponent(names[i % names.length] as string)}=${encodeURIComponent(v)}`).join("&");
+          const response = await call(`/v1/data/${resource}?${query}`);
+          expect([200, 400], query).toContain(response.status);
+          const body = await json(response);
+          if (response.status === 400) {
+            const e = ErrorBody.parse(body).error;
+            expect(["invalid_parameter", "invalid_pagination"]).toContain(e.code);
+            for (const d of e.details ?? []) expect(names, query).toContain(d.path);
+          } else {
+            PageMeta.parse(body.meta);
+          }
+        },
+      ),
       { numRuns: RUNS, endOnFailure: true },
     );
   });

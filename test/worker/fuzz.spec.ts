@@ -34,7 +34,35 @@ async function expectWellFormed(response: Response, started: number, context: st
 }
 
 const segment = fc.oneof(
-  fc.constantFrom("v1", "data", "universities", "qualifications", "requirements", "high-schools", "bursaries", "fields-of-study", "postal-codes", "prospectuses", "provinces", "subjects", "id", "parse", "aps-calculator", "assets", "_internal", "_list", "_buckets", "manifest.json", "..", ".", "%2e%2e", "%2F", "0.json", "university-of-pretoria", "hs_0123456789abcdef"),
+  fc.constantFrom(
+    "v1",
+    "data",
+    "universities",
+    "qualifications",
+    "requirements",
+    "high-schools",
+    "bursaries",
+    "fields-of-study",
+    "postal-codes",
+    "prospectuses",
+    "provinces",
+    "subjects",
+    "id",
+    "parse",
+    "aps-calculator",
+    "assets",
+    "_internal",
+    "_list",
+    "_buckets",
+    "manifest.json",
+    "..",
+    ".",
+    "%2e%2e",
+    "%2F",
+    "0.json",
+    "university-of-pretoria",
+    "hs_0123456789abcdef",
+  ),
   fc.string({ maxLength: 12 }).map(encodeURIComponent),
   fc.uuid(),
 );
@@ -43,7 +71,17 @@ const queryValue = fc.oneof(fc.constantFrom("1", "0", "-1", "100", "101", "01", 
 const query = fc
   .array(fc.tuple(fc.constantFrom("page", "per_page", "q", "x", "page[]", ""), queryValue), { maxLength: 4 })
   .map((pairs) => pairs.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join("&"));
-const LISTS = ["/v1/data/universities", "/v1/data/qualifications", "/v1/data/high-schools", "/v1/data/bursaries", "/v1/data/postal-codes", "/v1/data/prospectuses", "/v1/data/subjects", "/v1/data/provinces", "/v1/data/fields-of-study"];
+const LISTS = [
+  "/v1/data/universities",
+  "/v1/data/qualifications",
+  "/v1/data/high-schools",
+  "/v1/data/bursaries",
+  "/v1/data/postal-codes",
+  "/v1/data/prospectuses",
+  "/v1/data/subjects",
+  "/v1/data/provinces",
+  "/v1/data/fields-of-study",
+];
 
 describe("fuzz: paths, query strings and methods", () => {
   it("answers any path and method without a 5xx, in our error shape", async () => {
@@ -51,7 +89,12 @@ describe("fuzz: paths, query strings and methods", () => {
     await fc.assert(
       fc.asyncProperty(path, fc.constantFrom("GET", "HEAD", "POST", "PUT", "DELETE", "PATCH"), async (p, method) => {
         const started = Date.now();
-        const response = await call(p, { token: null, method, headers: { authorization, "content-type": "application/json" }, body: method === "GET" || method === "HEAD" ? undefined : "{}" });
+        const response = await call(p, {
+          token: null,
+          method,
+          headers: { authorization, "content-type": "application/json" },
+          body: method === "GET" || method === "HEAD" ? undefined : "{}",
+        });
         await expectWellFormed(response, started, `${method} ${p}`);
       }),
       settings,
@@ -93,7 +136,10 @@ describe("fuzz: headers and tokens", () => {
   });
 
   it("answers a token with tampered claims with 401", async () => {
-    const claims = fc.record({ scope: fc.string({ maxLength: 30 }), env: fc.string({ maxLength: 6 }), exp: fc.integer(), iat: fc.integer() }, { requiredKeys: [] });
+    const claims = fc.record(
+      { scope: fc.string({ maxLength: 30 }), env: fc.string({ maxLength: 6 }), exp: fc.integer(), iat: fc.integer() },
+      { requiredKeys: [] },
+    );
     const genuine = await token();
     const [header, , signature] = genuine.split(".");
     await fc.assert(
@@ -168,11 +214,17 @@ describe("fuzz: bodies of the two computations", () => {
       const response = await (env as unknown as { ASSETS: Fetcher }).ASSETS.fetch(`https://assets.internal/_internal/aps/${slug}.json`);
       documents.set(slug, (await response.json()) as ApsUniversityDocument);
     }
-    const marks = fc.uniqueArray(fc.record({ subject_slug: fc.constantFrom(...subjects), percentage: fc.oneof(fc.integer({ min: 0, max: 100 }), fc.double({ min: 0, max: 100, noNaN: true })) }), {
-      minLength: 1,
-      maxLength: 12,
-      selector: (m) => m.subject_slug,
-    });
+    const marks = fc.uniqueArray(
+      fc.record({
+        subject_slug: fc.constantFrom(...subjects),
+        percentage: fc.oneof(fc.integer({ min: 0, max: 100 }), fc.double({ min: 0, max: 100, noNaN: true })),
+      }),
+      {
+        minLength: 1,
+        maxLength: 12,
+        selector: (m) => m.subject_slug,
+      },
+    );
     await fc.assert(
       fc.asyncProperty(fc.constantFrom(...universities), marks, async (slug, m) => {
         const started = Date.now();

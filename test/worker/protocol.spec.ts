@@ -15,7 +15,13 @@ describe("pagination", () => {
     expect(all).toBeGreaterThan(90);
     const everything = (await json(await call("/v1/data/universities?per_page=100"))).data;
     expect(everything).toHaveLength(26);
-    for (const [page, perPage] of [[1, 1], [2, 7], [4, 7], [3, 10], [26, 1]] as const) {
+    for (const [page, perPage] of [
+      [1, 1],
+      [2, 7],
+      [4, 7],
+      [3, 10],
+      [26, 1],
+    ] as const) {
       const body = await json(await call(`/v1/data/universities?page=${page}&per_page=${perPage}`));
       expect(body.meta).toEqual({ total: 26, page, per_page: perPage });
       expect(body.data).toEqual(everything.slice((page - 1) * perPage, page * perPage));
@@ -30,7 +36,18 @@ describe("pagination", () => {
 
   it("accepts per_page up to 100 and answers 400 for anything else", async () => {
     expect((await call("/v1/data/qualifications?per_page=100")).status).toBe(200);
-    for (const query of ["page=0", "page=-1", "page=abc", "page=1.5", "per_page=0", "per_page=101", "per_page=500", "per_page=", "page=", "page=01"]) {
+    for (const query of [
+      "page=0",
+      "page=-1",
+      "page=abc",
+      "page=1.5",
+      "per_page=0",
+      "per_page=101",
+      "per_page=500",
+      "per_page=",
+      "page=",
+      "page=01",
+    ]) {
       const response = await call(`/v1/data/universities?${query}`);
       expect(response.status, query).toBe(400);
       const body = ErrorBody.parse(await json(response));

@@ -35,7 +35,10 @@ describe("caches across requests hold plain values, never another request's I/O"
     const request = (path: string) => fetchWith(new Request(`${BASE}${path}`, { headers: { authorization } }), testEnv);
     const first = request("/v1/data/universities?per_page=3");
     await new Promise((resolve) => setTimeout(resolve, 10));
-    const following = await withTimeout(Promise.all(["/v1/data/provinces", "/v1/data/universities?page=2&per_page=5", "/v1/data/subjects"].map(request)), 5_000);
+    const following = await withTimeout(
+      Promise.all(["/v1/data/provinces", "/v1/data/universities?page=2&per_page=5", "/v1/data/subjects"].map(request)),
+      5_000,
+    );
     expect(following).not.toBe("timed out");
     for (const response of following as Response[]) {
       expect(response.status).toBe(200);
@@ -100,10 +103,10 @@ describe("tokens issued in the future or valid for too long", () => {
 
   it("takes the maximum lifetime from TOKEN_MAX_LIFETIME_DAYS", async () => {
     const request = async (days: number) =>
-      fetchWith(
-        new Request(`${BASE}/v1/data/provinces`, { headers: { authorization: `Bearer ${await token({ expiresIn: days * 86_400 })}` } }),
-        { ...realEnv, TOKEN_MAX_LIFETIME_DAYS: "30" },
-      );
+      fetchWith(new Request(`${BASE}/v1/data/provinces`, { headers: { authorization: `Bearer ${await token({ expiresIn: days * 86_400 })}` } }), {
+        ...realEnv,
+        TOKEN_MAX_LIFETIME_DAYS: "30",
+      });
     expect((await request(29)).status).toBe(200);
     expect((await request(31)).status).toBe(401);
   });
@@ -111,10 +114,10 @@ describe("tokens issued in the future or valid for too long", () => {
 
 describe("URLs given to clients are never built from the Host header in a deployment", () => {
   const prospectuses = async (origin: string, assetUrl: string) =>
-    fetchWith(
-      new Request(`${origin}/v1/data/prospectuses?per_page=2`, { headers: { authorization: `Bearer ${await token()}` } }),
-      { ...realEnv, ASSET_URL: assetUrl },
-    );
+    fetchWith(new Request(`${origin}/v1/data/prospectuses?per_page=2`, { headers: { authorization: `Bearer ${await token()}` } }), {
+      ...realEnv,
+      ASSET_URL: assetUrl,
+    });
 
   it("answers 500 misconfigured instead of reflecting a foreign Host when ASSET_URL is empty", async () => {
     const response = await prospectuses("http://evil.example", "");

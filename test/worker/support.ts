@@ -6,7 +6,7 @@ import handler from "../../functions/index.ts";
 import type { Env } from "../../functions/env.ts";
 import type { SigningKey } from "../../support/signing-keys.ts";
 import { OPENAPI_PATH } from "../../lib/public-documents.ts";
-import { Contract, type OpenApiDocument } from "../support/contract.ts";
+import { Contract, type Json, type OpenApiDocument } from "../support/contract.ts";
 import { SCOPES } from "../../domain/scopes.ts";
 
 type TestEnv = { TEST_SIGNING_KEYS: string };
@@ -108,14 +108,19 @@ async function contractOf(): Promise<Contract> {
  * gives for its operation and status, and it must carry the headers the document requires there (the
  * RateLimit fields, Retry-After on a 429; test/support/contract.ts), so the document cannot drift from what is served.
  */
-export async function checkedAgainstDocument(request: { method: string; url: string }, response: Response): Promise<Response> {
+async function checkedAgainstDocument(request: { method: string; url: string }, response: Response): Promise<Response> {
   const body = await response.clone().text();
-  const problems = (await contractOf()).check(request, { status: response.status, contentType: response.headers.get("content-type"), body, headers: response.headers });
+  const problems = (await contractOf()).check(request, {
+    status: response.status,
+    contentType: response.headers.get("content-type"),
+    body,
+    headers: response.headers,
+  });
   expect(problems, "the answer matches the OpenAPI document").toEqual([]);
   return response;
 }
 
-export async function json(response: Response): Promise<any> {
+export async function json(response: Response): Promise<Json> {
   return JSON.parse(await response.text());
 }
 
