@@ -1,7 +1,7 @@
 // The APS engine: one university's scheme applied to a learner's marks. Pure and deterministic: the
 // marks are copied and put in a fixed order first, so neither the caller's array nor its order can
 // change the result.
-import type { ApsScheme, Mark, ScaleAssignment, ScaleBand } from "./scheme.ts";
+import type { ApsScheme, BonusRule, Mark, ScaleAssignment, ScaleBand } from "./scheme.ts";
 
 type SubjectBreakdown = {
   subject_slug: string;
@@ -44,20 +44,47 @@ function pointsOnBand(band: ScaleBand, percentage: number): number {
   return band.points ?? (band.points_per_percent ?? 0) * percentage;
 }
 
-function scaleFor(scheme: ApsScheme, subjectSlug: string): ScaleAssignment | undefined {
-  return scheme.scales.find((s) => s.subjects?.includes(subjectSlug)) ?? scheme.scales.find((s) => s.subjects === null);
+// What the engine looks up per mark, from the (immutable) scheme: compiled once per scheme object, so the
+// calculator and a comparison over every programme do not search the scheme's lists for each mark.
+type CompiledScheme = {
+  scaleOf: ReadonlyMap<string, ScaleAssignment>;
+  defaultScale: ScaleAssignment | undefined;
+  bonusesOf: ReadonlyMap<string, BonusRule[]>;
+  slotSubjects: ReadonlySet<string>[];
+  places: number;
+};
+
+const compiledSchemes = new WeakMap<ApsScheme, CompiledScheme>();
+
+function compiledOf(scheme: ApsScheme): CompiledScheme {
+  let entry = compiledSchemes.get(scheme);
+  if (!entry) {
+    const scaleOf = new Map<string, ScaleAssignment>();
+    // A subject is in at most one non-default class; the first listed wins, as a linear search would.
+    for (const s of scheme.scales) for (const subject of s.subjects ?? []) if (!scaleOf.has(subject)) scaleOf.set(subject, s);
+    const bonusesOf = new Map<string, BonusRule[]>();
+    for (const b of scheme.bonuses) for (const subject of new Set(b.subjects)) bonusesOf.set(subject, [...(bonusesOf.get(subject) ?? []), b]);
+    entry = {
+      scaleOf,
+      defaultScale: scheme.scales.find((s) => s.subjects === null),
+      bonusesOf,
+      slotSubjects: scheme.selection.map((slot) => new Set(slot.subjects)),
+      places: scheme.selection.reduce((n, slot) => n + slot.count, 0),
+    };
+    compiledSchemes.set(scheme, entry);
+  }
+  return entry;
 }
 
 type Scored = { mark: Mark; scale: ScaleAssignment | undefined; base: number; bonus: number; value: number };
 
-function score(scheme: ApsScheme, mark: Mark): Scored {
-  const scale = scaleFor(scheme, mark.subject_slug);
+function score(compiled: CompiledScheme, mark: Mark): Scored {
+  const scale = compiled.scaleOf.get(mark.subject_slug) ?? compiled.defaultScale;
   const band = scale ? bandOf(scale.bands, mark.percentage) : undefined;
   const base = band ? pointsOnBand(band, mark.percentage) : 0;
   const whole = Math.floor(mark.percentage);
-  const bonus = scheme.bonuses
-    .filter((b) => b.subjects.includes(mark.subject_slug) && b.from <= whole && whole <= b.to)
-    .reduce((sum, b) => sum + b.points, 0);
+  let bonus = 0;
+  for (const b of compiled.bonusesOf.get(mark.subject_slug) ?? []) if (b.from <= whole && whole <= b.to) bonus += b.points;
   return { mark, scale, base, bonus, value: base + bonus };
 }
 
@@ -70,15 +97,20 @@ const better = (a: Scored, b: Scored) =>
   b.mark.percentage - a.mark.percentage ||
   (a.mark.subject_slug < b.mark.subject_slug ? -1 : a.mark.subject_slug > b.mark.subject_slug ? 1 : 0);
 
-/**
- * `required`: subjects a programme requires, which a scheme that counts required subjects (UCT, Wits) places
- * before any other subject of the same slot, whether or not they are among the best.
- */
-export function computeAps(scheme: ApsScheme, marks: readonly Mark[], required: ReadonlySet<string> = NO_SUBJECTS): ApsComputation {
+type Selection = {
+  scored: Scored[];
+  countedAs: Map<Scored, { class: string; note: string; position: number }>;
+  unfilled: UnfilledSlot[];
+  exact: number;
+};
+
+/** Scores every mark and fills the scheme's places: the part of the calculation a score needs. */
+function select(scheme: ApsScheme, marks: readonly Mark[], required: ReadonlySet<string>): Selection {
+  const compiled = compiledOf(scheme);
   const forced = scheme.required_subjects_counted ? required : NO_SUBJECTS;
   const first = (a: Scored, b: Scored) => Number(forced.has(b.mark.subject_slug)) - Number(forced.has(a.mark.subject_slug));
   const scored = marks
-    .map((m) => score(scheme, { subject_slug: m.subject_slug, percentage: m.percentage }))
+    .map((m) => score(compiled, { subject_slug: m.subject_slug, percentage: m.percentage }))
     .sort((a, b) => first(a, b) || better(a, b));
   const countedAs = new Map<Scored, { class: string; note: string; position: number }>();
   const unfilled: UnfilledSlot[] = [];
@@ -86,16 +118,39 @@ export function computeAps(scheme: ApsScheme, marks: readonly Mark[], required: 
   // Slots are filled in scheme order, each with the best subjects its class still has: the scheme lists
   // the specific places first (English, Mathematics) and "best remaining" last.
   for (const [position, slot] of scheme.selection.entries()) {
-    const candidates = scored.filter((s) => !countedAs.has(s) && slot.subjects.includes(s.mark.subject_slug));
-    const chosen = candidates.slice(0, slot.count);
-    for (const s of chosen) countedAs.set(s, { class: slot.class, note: slot.note, position });
-    if (chosen.length < slot.count) unfilled.push({ class: slot.class, missing: slot.count - chosen.length, note: slot.note });
+    const subjects = compiled.slotSubjects[position] ?? NO_SUBJECTS;
+    let taken = 0;
+    for (const s of scored) {
+      if (taken === slot.count) break;
+      if (countedAs.has(s) || !subjects.has(s.mark.subject_slug)) continue;
+      countedAs.set(s, { class: slot.class, note: slot.note, position });
+      taken++;
+    }
+    if (taken < slot.count) unfilled.push({ class: slot.class, missing: slot.count - taken, note: slot.note });
   }
 
-  const total = [...countedAs.keys()].reduce((sum, s) => sum + s.value, 0);
-  const places = scheme.selection.reduce((n, slot) => n + slot.count, 0);
-  const exact = round6(scheme.method === "percentage-average" ? total / places : total);
+  let total = 0;
+  for (const s of countedAs.keys()) total += s.value;
+  const exact = round6(scheme.method === "percentage-average" ? total / compiled.places : total);
+  return { scored, countedAs, unfilled, exact };
+}
 
+/** The score alone (computeAps's score and exact_score), without the per-subject breakdown. */
+export function apsScoreOf(
+  scheme: ApsScheme,
+  marks: readonly Mark[],
+  required: ReadonlySet<string> = NO_SUBJECTS,
+): Pick<ApsComputation, "score" | "exact_score"> {
+  const { exact } = select(scheme, marks, required);
+  return { score: Math.floor(exact), exact_score: exact };
+}
+
+/**
+ * `required`: subjects a programme requires, which a scheme that counts required subjects (UCT, Wits) places
+ * before any other subject of the same slot, whether or not they are among the best.
+ */
+export function computeAps(scheme: ApsScheme, marks: readonly Mark[], required: ReadonlySet<string> = NO_SUBJECTS): ApsComputation {
+  const { scored, countedAs, unfilled, exact } = select(scheme, marks, required);
   const subjects = scored.map((s) => {
     const slot = countedAs.get(s);
     const breakdown: SubjectBreakdown = {

@@ -19,8 +19,9 @@ export type QualificationOutcome = { id: string; name: string; qualifies: boolea
 /** One way to meet a clause: one subject at a minimum, or any subject of a rule's class. */
 type Option = { label: string; subjects: ReadonlySet<string>; min_percentage: number };
 type Clause = { label: string; group: string | null; options: Option[] };
-/** `independent`: no rule and no subject in two clauses, so each clause can be checked on its own (the common case). */
-type Compiled = { clauses: Clause[]; independent: boolean };
+/** `independent`: no rule and no subject in two clauses, so each clause can be checked on its own (the common case).
+ * `signature`: the clauses as text; programmes with the same signature fail the same marks in the same way. */
+type Compiled = { clauses: Clause[]; independent: boolean; signature: string };
 
 /** The rule name as it appears in failures and option lists: "@other-language". */
 const ruleLabel = (rule: string) => `@${rule}`;
@@ -34,7 +35,8 @@ function clausesOf(qualification: ApsQualification, ruleSubjects: Readonly<Recor
     const clauses = compileClauses(qualification, ruleSubjects);
     const subjects = clauses.flatMap((c) => c.options.flatMap((o) => [...o.subjects]));
     const independent = clauses.every((c) => c.options.every((o) => !o.label.startsWith("@"))) && new Set(subjects).size === subjects.length;
-    entry = { clauses, independent };
+    const signature = clauses.map((c) => `${c.label}:${c.options.map((o) => `${o.label}>=${o.min_percentage}`).join("|")}`).join(";");
+    entry = { clauses, independent, signature };
     compiled.set(qualification, entry);
   }
   return entry;
@@ -60,12 +62,27 @@ function compileClauses(qualification: ApsQualification, ruleSubjects: Readonly<
   return [...clauses, ...rules];
 }
 
+// A rule's subjects are the document's, so within one set of marks "@other-language at 50%" meets the same
+// subjects in every programme that asks for it: remembered per percentages map (one per request), so a
+// university's hundred programmes do not each walk the learner's subjects for it.
+const ruleMeetings = new WeakMap<ReadonlyMap<string, number>, Map<string, string[]>>();
+
 /** The learner subjects that meet an option (a fractional 59.99 does not meet 60). */
 function meeting(option: Option, percentages: ReadonlyMap<string, number>): string[] {
   if (!option.label.startsWith("@")) return (percentages.get(option.label) ?? -1) >= option.min_percentage ? [option.label] : [];
-  const met: string[] = [];
-  // The learner's subjects (at most 20) against the option's set, never the other way round (a rule's class has ~90).
-  for (const [subject, percentage] of percentages) if (percentage >= option.min_percentage && option.subjects.has(subject)) met.push(subject);
+  let memo = ruleMeetings.get(percentages);
+  if (!memo) {
+    memo = new Map();
+    ruleMeetings.set(percentages, memo);
+  }
+  const key = `${option.label} ${option.min_percentage}`;
+  let met = memo.get(key);
+  if (!met) {
+    met = [];
+    // The learner's subjects (at most 20) against the option's set, never the other way round (a rule's class has ~90).
+    for (const [subject, percentage] of percentages) if (percentage >= option.min_percentage && option.subjects.has(subject)) met.push(subject);
+    memo.set(key, met);
+  }
   return met;
 }
 
@@ -119,15 +136,36 @@ export function explainQualification(
   score: number,
   ruleSubjects: Readonly<Record<string, readonly string[]>> = {},
 ): QualificationOutcome {
+  const compiledClauses = clausesOf(qualification, ruleSubjects);
+  let memo = subjectFailures.get(percentages);
+  if (!memo) {
+    memo = new Map();
+    subjectFailures.set(percentages, memo);
+  }
+  let subjects = memo.get(compiledClauses.signature);
+  if (!subjects) {
+    subjects = subjectFailuresOf(compiledClauses, percentages);
+    memo.set(compiledClauses.signature, subjects);
+  }
+  const failures: QualificationFailure[] =
+    qualification.min_aps !== null && score < qualification.min_aps
+      ? [{ kind: "min_aps", min_aps: qualification.min_aps, score }, ...subjects]
+      : [...subjects];
+  return { id: qualification.id, name: qualification.name, qualifies: failures.length === 0, failures };
+}
+
+// The subject failures depend only on the clauses and the marks: remembered per percentages map (one per
+// request and university) and clause signature, since half the programmes share their requirements with another.
+const subjectFailures = new WeakMap<ReadonlyMap<string, number>, Map<string, readonly QualificationFailure[]>>();
+
+function subjectFailuresOf({ clauses, independent }: Compiled, percentages: ReadonlyMap<string, number>): QualificationFailure[] {
   const failures: QualificationFailure[] = [];
-  if (qualification.min_aps !== null && score < qualification.min_aps) failures.push({ kind: "min_aps", min_aps: qualification.min_aps, score });
-  const { clauses, independent } = clausesOf(qualification, ruleSubjects);
   if (independent) {
     for (const clause of clauses) {
       const met = clause.options.some((o) => (percentages.get(o.label) ?? -1) >= o.min_percentage);
       if (!met) failures.push(failureOf(clause, percentages));
     }
-    return { id: qualification.id, name: qualification.name, qualifies: failures.length === 0, failures };
+    return failures;
   }
   const candidates = clauses.map((clause) => {
     if (clause.options.length === 1) return meeting(clause.options[0] as Option, percentages);
@@ -136,10 +174,14 @@ export function explainQualification(
   const { unmatched, owner } = matchClauses(candidates);
   for (const i of unmatched) {
     // What this clause could still use: the learner's subjects other clauses do not need.
-    const free = new Map([...percentages].filter(([subject]) => owner.get(subject) === undefined || owner.get(subject) === i));
+    const free = new Map<string, number>();
+    for (const [subject, percentage] of percentages) {
+      const holder = owner.get(subject);
+      if (holder === undefined || holder === i) free.set(subject, percentage);
+    }
     failures.push(failureOf(clauses[i] as Clause, free));
   }
-  return { id: qualification.id, name: qualification.name, qualifies: failures.length === 0, failures };
+  return failures;
 }
 
 export function percentagesOf(marks: readonly Mark[]): Map<string, number> {

@@ -3,7 +3,7 @@
 // loaded through the caller's function, and the result is scored and matched. The Worker wraps a 422 as
 // {"error": {...}} and a 200 as {"data": ...}.
 import { z } from "zod";
-import { computeAps } from "./engine.ts";
+import { type ApsComputation, apsScoreOf, computeAps } from "./engine.ts";
 import { NEAR_MISS_APS_SHARE, nearMissOf, orderNearMisses, type NearMiss } from "./near-miss.ts";
 import { explainQualification, percentagesOf } from "./qualify.ts";
 import { CONFIDENCE_LEVELS, MAX_SLUG_LENGTH, SLUG } from "../../lib/vocabulary.ts";
@@ -269,24 +269,37 @@ function requiredSubjectsOf(q: ApsQualification, percentages: ReadonlyMap<string
   return required;
 }
 
-/** The 200 answer for one university: its score on its own scheme, what the marks qualify for, near misses. */
-export function apsResultOf(document: ApsUniversityDocument, marks: readonly Mark[]): ApsResult {
-  const computation = computeAps(document.scheme, marks);
+type Scores = Pick<ApsComputation, "score" | "exact_score">;
+
+/** What the calculator and the comparison both answer: the scores on every scheme, what the marks qualify
+ * for, near misses. `main` is the score on the university's main scheme. */
+function judgeUniversity(document: ApsUniversityDocument, marks: readonly Mark[], main: Scores) {
   const { scheme } = document;
   // Each variant scheme scores the marks too; a qualification is judged on the scheme its min_aps is on.
-  const others = (document.variants ?? []).map((variant) => ({ variant, computation: computeAps(variant, marks) }));
+  const others = (document.variants ?? []).map((variant) => ({ variant, scores: apsScoreOf(variant, marks) }));
   const scoreOf = new Map([
-    [scheme.id, { score: computation.score, maximum: scheme.maximum }],
-    ...others.map((o) => [o.variant.id, { score: o.computation.score, maximum: o.variant.maximum }] as const),
+    [scheme.id, { score: main.score, maximum: scheme.maximum }],
+    ...others.map((o) => [o.variant.id, { score: o.scores.score, maximum: o.variant.maximum }] as const),
   ]);
   const percentages = percentagesOf(marks);
   const qualifying: ApsQualification[] = [];
   const nearMisses: NearMiss[] = [];
+  const ownScores = new Map<string, number>();
   for (const q of document.qualifications) {
-    let { score, maximum } = scoreOf.get(q.scheme ?? scheme.id) ?? { score: computation.score, maximum: scheme.maximum };
+    let { score, maximum } = scoreOf.get(q.scheme ?? scheme.id) ?? { score: main.score, maximum: scheme.maximum };
     const qScheme = q.scheme === undefined ? scheme : (document.variants ?? []).find((v) => v.id === q.scheme);
-    // Where the programme's required subjects must count, its score is its own.
-    if (qScheme?.required_subjects_counted) score = computeAps(qScheme, marks, requiredSubjectsOf(q, percentages)).score;
+    // Where the programme's required subjects must count, its score is its own (programmes share a few
+    // sets of required subjects, so each set is scored once).
+    if (qScheme?.required_subjects_counted) {
+      const required = requiredSubjectsOf(q, percentages);
+      const key = `${qScheme.id} ${[...required].sort().join(" ")}`;
+      let own = ownScores.get(key);
+      if (own === undefined) {
+        own = apsScoreOf(qScheme, marks, required).score;
+        ownScores.set(key, own);
+      }
+      score = own;
+    }
     // Far more than a near miss short on the APS: neither qualifies nor is a near miss; its subjects need no look.
     if (q.min_aps !== null && q.min_aps - score > NEAR_MISS_APS_SHARE * maximum + 1e-9) continue;
     const outcome = explainQualification(q, percentages, score, document.rule_subjects ?? {});
@@ -297,22 +310,16 @@ export function apsResultOf(document: ApsUniversityDocument, marks: readonly Mar
     }
   }
   return {
-    aps_score: computation.score,
-    university_slug: document.university.slug,
     qualifies_for: qualifying.map((q) => q.id),
     qualifications: qualifying.map((q) => ({ id: q.id, name: q.name, min_aps: q.min_aps, aps_scheme: q.scheme ?? scheme.id })),
     near_misses: orderNearMisses(nearMisses),
-    other_schemes: others.map(({ variant, computation: c }) => ({
+    other_schemes: others.map(({ variant, scores }) => ({
       id: variant.id,
       name: variant.name,
-      aps_score: c.score,
-      exact_score: c.exact_score,
+      aps_score: scores.score,
+      exact_score: scores.exact_score,
       maximum: variant.maximum,
     })),
-    exact_score: computation.exact_score,
-    maximum: computation.maximum,
-    breakdown: computation.subjects,
-    unfilled: computation.unfilled,
     scheme: {
       id: scheme.id,
       name: scheme.name,
@@ -325,6 +332,25 @@ export function apsResultOf(document: ApsUniversityDocument, marks: readonly Mar
       source_url: scheme.source_url,
       verified_on: scheme.verified_on,
     },
+  };
+}
+
+/** The 200 answer for one university: its score on its own scheme, what the marks qualify for, near misses. */
+export function apsResultOf(document: ApsUniversityDocument, marks: readonly Mark[]): ApsResult {
+  const computation = computeAps(document.scheme, marks);
+  const judged = judgeUniversity(document, marks, computation);
+  return {
+    aps_score: computation.score,
+    university_slug: document.university.slug,
+    qualifies_for: judged.qualifies_for,
+    qualifications: judged.qualifications,
+    near_misses: judged.near_misses,
+    other_schemes: judged.other_schemes,
+    exact_score: computation.exact_score,
+    maximum: computation.maximum,
+    breakdown: computation.subjects,
+    unfilled: computation.unfilled,
+    scheme: judged.scheme,
   };
 }
 
@@ -390,17 +416,19 @@ export async function answerCompareRequest(body: unknown, index: ApsIndex, loadU
   for (const slug of slugs) {
     const document = await loadUniversity(slug);
     if (document === null) throw new Error(`the APS index names ${slug} but it has no document`);
-    const result = apsResultOf(document, marks);
+    // The comparison shows no breakdown, so the main scheme's score is computed without one.
+    const main = apsScoreOf(document.scheme, marks);
+    const judged = judgeUniversity(document, marks, main);
     data.push({
-      university_slug: result.university_slug,
+      university_slug: document.university.slug,
       university_name: document.university.name,
-      aps_score: result.aps_score,
-      maximum: result.maximum,
-      scheme: result.scheme,
-      qualifies_for: result.qualifies_for,
-      qualifications: result.qualifications,
-      near_misses: result.near_misses,
-      other_schemes: result.other_schemes,
+      aps_score: main.score,
+      maximum: document.scheme.maximum,
+      scheme: judged.scheme,
+      qualifies_for: judged.qualifies_for,
+      qualifications: judged.qualifications,
+      near_misses: judged.near_misses,
+      other_schemes: judged.other_schemes,
     });
   }
   return {

@@ -26,7 +26,7 @@ export type ScaleAssignment = { class: string | null; subjects: string[] | null;
 export type SelectionSlot = { class: string; subjects: string[]; count: number; note: string };
 
 /** Extra points for a counted-subject class when its percentage lies in a band (Wits: +2 for English at 60%+). */
-type BonusRule = { class: string; subjects: string[]; from: number; to: number; points: number };
+export type BonusRule = { class: string; subjects: string[]; from: number; to: number; points: number };
 
 export type ApsScheme = {
   id: string;

@@ -2,7 +2,7 @@
 // the marks never matters, and the caller's marks are left as they were.
 import { beforeAll, describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { computeAps } from "../../domain/aps/engine.ts";
+import { apsScoreOf, computeAps } from "../../domain/aps/engine.ts";
 import type { ApsScheme, Mark } from "../../domain/aps/scheme.ts";
 import { loadApsSources } from "../fixtures/aps.ts";
 import { present } from "../support/present.ts";
@@ -94,6 +94,18 @@ describe("APS engine properties (all 26 schemes)", () => {
           expect(computeAps(scheme, shuffled)).toEqual(computeAps(scheme, marks));
         },
       ),
+      { numRuns: 2000 },
+    );
+  });
+
+  it("the score alone (the comparison's and a programme's own score) is the calculator's score", () => {
+    fc.assert(
+      fc.property(schemeIndex(), markSets, fc.subarray(SUBJECT_POOL), (s, marks, required) => {
+        const scheme = present(schemes[s], `scheme ${s}`);
+        const forced = new Set(required);
+        const full = computeAps(scheme, marks, forced);
+        expect(apsScoreOf(scheme, marks, forced), scheme.id).toEqual({ score: full.score, exact_score: full.exact_score });
+      }),
       { numRuns: 2000 },
     );
   });
