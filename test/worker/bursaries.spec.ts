@@ -135,6 +135,19 @@ describe("bursary records", () => {
   });
 });
 
+describe("the breadth issue 18 asks for, through the API", () => {
+  it("at least 150 bursaries open to undergraduates, every one with a cycle, at least 60% with a cycle for 2026 or later, every field used", async () => {
+    const undergraduate = (await get("/v1/data/bursaries?study_level=undergraduate&per_page=1")).meta.total;
+    expect(undergraduate).toBe(details.filter((b) => b.study_levels.includes("undergraduate")).length);
+    expect(undergraduate).toBeGreaterThanOrEqual(150);
+    for (const b of details) expect(b.cycles.length, b.slug).toBeGreaterThanOrEqual(1);
+    // A fixed year, as the issue states it: the share must not pass or fail with the day the tests run.
+    const current = details.filter((b) => b.cycles.some((c) => c.intake_year >= 2026)).length;
+    expect(current / details.length, `${current} of ${details.length}`).toBeGreaterThanOrEqual(0.6);
+    for (const f of fields) expect(f.bursary_count, f.slug).toBeGreaterThanOrEqual(1);
+  });
+});
+
 describe("GET /v1/data/fields-of-study", () => {
   it("is the whole vocabulary, ordered by name, each with the count the field filter gives", async () => {
     expect(fields.length).toBeGreaterThanOrEqual(20);
