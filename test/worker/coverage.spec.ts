@@ -3,6 +3,7 @@
 // (test/node/coverage.test.ts), which is where the time-consuming per-record checks belong.
 import { describe, expect, it } from "vitest";
 import { BASE, callHandler, json, token } from "./support.ts";
+import { CATALOGUE_FLOORS, SHORT_LISTS } from "../support/catalogue-floors.ts";
 
 // Thousands of requests: the handler is called directly (support.ts says why), with the real environment.
 async function call(path: string, init: { token?: string } = {}): Promise<Response> {
@@ -12,18 +13,38 @@ async function call(path: string, init: { token?: string } = {}): Promise<Respon
 const total = async (path: string, scope: string) => (await json(await call(path, { token: await token({ scopes: [scope] }) }))).meta.total as number;
 
 describe("coverage through the API", () => {
-  it("26 universities and 1,800+ qualifications, each university's count the same through its filter", async () => {
+  it("26 universities and 1,800+ qualifications, each university's count through its filter at its floor", async () => {
     expect(await total("/v1/data/universities?per_page=1", "universities:read")).toBe(26);
     const all = await total("/v1/data/qualifications?per_page=1", "qualifications:read");
-    expect(all).toBeGreaterThanOrEqual(1_800);
+    expect(all).toBeGreaterThanOrEqual(CATALOGUE_FLOORS.total);
     const universities = (await json(await call("/v1/data/universities?per_page=100"))).data as { slug: string }[];
     let sum = 0;
     for (const u of universities) {
       const count = await total(`/v1/data/qualifications?per_page=1&university_slug=${u.slug}`, "qualifications:read");
-      expect(count, u.slug).toBeGreaterThanOrEqual(15);
+      expect(count, u.slug).toBeGreaterThanOrEqual(SHORT_LISTS[u.slug] ?? CATALOGUE_FLOORS.perUniversity);
       sum += count;
     }
     expect(sum).toBe(all);
+  });
+
+  it("subject requirements for 95%+ and the current intake for 85%+ of the qualifications a client can list", async () => {
+    const scoped = await token({ scopes: ["qualifications:read", "qualifications:requirements"] });
+    const items: { id: string; intake_year: number }[] = [];
+    for (let page = 1; ; page++) {
+      const { data } = await json(await call(`/v1/data/qualifications?per_page=100&page=${page}`, { token: scoped }));
+      if (data.length === 0) break;
+      items.push(...data);
+    }
+    let withRequirements = 0;
+    for (const q of items) {
+      const answer = await json(await call(`/v1/data/qualifications/${q.id}/requirements`, { token: scoped }));
+      if (answer.data.length > 0) withRequirements++;
+    }
+    expect(withRequirements / items.length, `${withRequirements} of ${items.length} with subject requirements`).toBeGreaterThanOrEqual(
+      CATALOGUE_FLOORS.withRequirements,
+    );
+    const current = items.filter((q) => q.intake_year >= 2027).length;
+    expect(current / items.length, `${current} of ${items.length} on the 2027 intake`).toBeGreaterThanOrEqual(CATALOGUE_FLOORS.currentIntake);
   });
 
   it("8,700+ high schools and 20,000+ postal codes, out of the box", async () => {
