@@ -145,7 +145,11 @@ describe("the breadth issue 18 asks for, through the API", () => {
     const current = details.filter((b) => b.cycles.some((c) => c.intake_year >= 2026)).length;
     expect(current / details.length, `${current} of ${details.length}`).toBeGreaterThanOrEqual(0.6);
     // Named by a bursary itself: the field filter's count also holds every all-fields bursary, so it cannot show this.
-    for (const f of fields) expect(details.some((b) => b.fields.includes(f.slug)), f.slug).toBe(true);
+    for (const f of fields)
+      expect(
+        details.some((b) => b.fields.includes(f.slug)),
+        f.slug,
+      ).toBe(true);
   });
 });
 
