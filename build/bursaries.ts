@@ -143,11 +143,13 @@ export function formatBursaryCoverage(bursaries: Bursary[], today: string): stri
   const count = (test: (b: Bursary) => boolean) => bursaries.filter(test).length;
   const share = (n: number) => `${Math.round((1000 * n) / bursaries.length) / 10}%`;
   const current = count((b) => b.cycles.some((c) => c.intake_year >= Number(today.slice(0, 4))));
+  const currentCall = count((b) => b.cycles.some((c) => c.intake_year >= Number(today.slice(0, 4)) && c.dates_from === "call"));
   const confidence = (["high", "medium", "low"] as const).map((level) => count((b) => b.confidence === level)).join("/");
   return [
     "  Bursaries",
     `  ${bursaries.length} bursaries, ${count((b) => b.study_levels.includes("undergraduate"))} for undergraduates; ` +
-      `${bursaries.reduce((n, b) => n + b.cycles.length, 0)} published cycles; ${current} (${share(current)}) with a cycle for ${today.slice(0, 4)} or later; ` +
+      `${bursaries.reduce((n, b) => n + b.cycles.length, 0)} published cycles; ${current} (${share(current)}) with a cycle for ${today.slice(0, 4)} or later ` +
+      `(${currentCall}, ${share(currentCall)}, with a dated call; the rest from a standing yearly window); ` +
       `${count((b) => b.cycles.some((c) => acceptsOn(c, today)))} accepting applications today; ${count((b) => b.recurs !== null)} annual; confidence h/m/l ${confidence}`,
   ];
 }

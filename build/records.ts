@@ -147,6 +147,7 @@ function bursaryRecord(b: Bursary): api.Bursary {
       open_date: c.open_date,
       close_date: c.close_date,
       evidence_kind: c.evidence_kind,
+      dates_from: c.dates_from,
       corroborated_by: c.corroborated_by,
       source_url: c.source_url,
       verified_on: c.verified_on,

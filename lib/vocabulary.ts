@@ -112,3 +112,7 @@ export const RECURRENCES = ["annual"] as const;
  * cycles fall on the same dates (`past-cycles`; domain/bursary-cycles.ts repeatedDates).
  */
 export const RECURRENCE_BASES = ["provider-statement", "past-cycles"] as const;
+
+/** Where a bursary cycle's dates come from: a dated call for that intake, or the provider's standing yearly
+ * window ("1 July to 30 September every year"), stated without a year and applied to that intake. */
+export const CYCLE_DATES_FROM = ["call", "standing-rule"] as const;

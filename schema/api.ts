@@ -10,6 +10,7 @@ import {
   CITIZENSHIP,
   CONFIDENCE_LEVELS,
   COVERS,
+  CYCLE_DATES_FROM,
   FIELDS_OF_STUDY,
   ISO_DATE,
   OPAQUE_ID,
@@ -170,6 +171,11 @@ export const BursaryCycle = z.object({
   evidence_kind: z
     .enum(WITNESS_KINDS)
     .describe("What the dates were read on: the provider's own page or document, a transcription of it, or a third-party page."),
+  dates_from: z
+    .enum(CYCLE_DATES_FROM)
+    .describe(
+      "call: the provider (or a copy of its call) published these dates for this intake; standing-rule: the provider states the same window every year without a year, and these are that window for this intake.",
+    ),
   corroborated_by: z.url().nullable().describe("A second, independent page that gives the same dates; null where none was found."),
   ...provenance,
 });

@@ -5,7 +5,7 @@
 // field used, provinces that exist) are in build/bursaries.ts.
 import { z } from "zod";
 import { WITNESS_KINDS } from "../../domain/evidence.ts";
-import { BURSARY_PROVIDER_TYPES, CITIZENSHIP, COVERS, FIELDS_OF_STUDY, RECURRENCE_BASES, RECURRENCES, STUDY_LEVELS } from "../../lib/vocabulary.ts";
+import { BURSARY_PROVIDER_TYPES, CITIZENSHIP, COVERS, CYCLE_DATES_FROM, FIELDS_OF_STUDY, RECURRENCE_BASES, RECURRENCES, STUDY_LEVELS } from "../../lib/vocabulary.ts";
 import { defineTable } from "./define.ts";
 import * as cell from "./cells.ts";
 
@@ -74,6 +74,7 @@ export function bursaryTables(today: string) {
         open_date: cell.optionalDate(),
         close_date: cell.date(),
         evidence_kind: cell.oneOf(WITNESS_KINDS),
+        dates_from: cell.oneOf(CYCLE_DATES_FROM),
         // A second witness of the same dates, of another lineage (a third-party cycle with one is medium).
         corroborated_by: cell.optionalWebUrl(),
         ...bursaryProvenance,
