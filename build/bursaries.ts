@@ -84,13 +84,15 @@ export function linkBursaries(valid: ValidTables<Tables>, provinceIds: Set<strin
       });
       continue;
     }
-    if (row.recurs_basis === "past-cycles" && repeatedDates(cycles) === null) {
-      const listed = cycles.map((c) => `${c.intake_year}: ${c.open_date ?? "?"} to ${c.close_date}`).join(", ");
+    // Only dated calls show a pattern: a standing window is the provider's statement, not a past cycle.
+    const calls = cycles.filter((c) => c.dates_from === "call");
+    if (row.recurs_basis === "past-cycles" && repeatedDates(calls) === null) {
+      const listed = calls.map((c) => `${c.intake_year}: ${c.open_date ?? "?"} to ${c.close_date}`).join(", ");
       problems.push({
         ...at,
         column: "recurs_basis",
         value: row.recurs_basis,
-        expected: `two cycles in bursary-cycles.csv on the same dates (same closing month and day, and opening month and day where both give one), or provider-statement; its cycles are ${listed}`,
+        expected: `two dated calls in bursary-cycles.csv on the same dates (same closing month and day, and opening month and day where both give one), or provider-statement; its dated calls are ${listed || "none"}`,
       });
     }
     bursaries.push({

@@ -5,7 +5,16 @@
 // field used, provinces that exist) are in build/bursaries.ts.
 import { z } from "zod";
 import { WITNESS_KINDS } from "../../domain/evidence.ts";
-import { BURSARY_PROVIDER_TYPES, CITIZENSHIP, COVERS, CYCLE_DATES_FROM, FIELDS_OF_STUDY, RECURRENCE_BASES, RECURRENCES, STUDY_LEVELS } from "../../lib/vocabulary.ts";
+import {
+  BURSARY_PROVIDER_TYPES,
+  CITIZENSHIP,
+  COVERS,
+  CYCLE_DATES_FROM,
+  FIELDS_OF_STUDY,
+  RECURRENCE_BASES,
+  RECURRENCES,
+  STUDY_LEVELS,
+} from "../../lib/vocabulary.ts";
 import { defineTable } from "./define.ts";
 import * as cell from "./cells.ts";
 

@@ -16,7 +16,7 @@ afterAll(() => removeAll(...cleanup));
 const TODAY = "2026-11-24";
 const BURSARY_HEADER =
   "slug,name,provider,provider_type,fields,covers,value_zar,study_levels,min_average,household_income_max_zar,citizenship,provinces,eligibility,application_url,recurs,recurs_basis,source_url,verified_on";
-const CYCLE_HEADER = "bursary_slug,intake_year,open_date,close_date,evidence_kind,corroborated_by,source_url,verified_on";
+const CYCLE_HEADER = "bursary_slug,intake_year,open_date,close_date,evidence_kind,dates_from,corroborated_by,source_url,verified_on";
 const SOURCE = "https://www.example.org.za/bursary";
 
 type BursaryCells = Partial<
@@ -44,8 +44,8 @@ function bursary(slug: string, cells: BursaryCells = {}): string {
     "2026-11-20",
   ].join(",");
 }
-const cycleRow = (slug: string, intake: number, open: string, close: string, kind = "own-page", corroborated = "") =>
-  [slug, intake, open, close, kind, corroborated, `${SOURCE}/${slug}/${intake}`, "2026-11-20"].join(",");
+const cycleRow = (slug: string, intake: number, open: string, close: string, kind = "own-page", corroborated = "", datesFrom = "call") =>
+  [slug, intake, open, close, kind, datesFrom, corroborated, `${SOURCE}/${slug}/${intake}`, "2026-11-20"].join(",");
 
 /** A copy of sources/ with the bursary tables replaced (fields-of-study.csv kept unless given). */
 async function sourcesWith(tables: { bursaries: string[]; cycles: string[]; fields?: (lines: string[]) => string[] }): Promise<string> {
@@ -82,6 +82,7 @@ describe("bad bursary rows: file, line, column, value and what was expected", ()
         bursary("unknown-province", { provinces: "gauteng;atlantis" }), // 9
         bursary("unknown-level", { study_levels: "matric" }), // 10
         bursary("repeated-field", { fields: "law;law" }), // 11
+        bursary("pair-with-a-standing-window", { recurs: "annual", basis: "past-cycles" }), // 12
       ],
       cycles: [
         cycleRow("every-field", 2027, "2026-06-01", "2026-09-30"), // 2
@@ -98,6 +99,10 @@ describe("bad bursary rows: file, line, column, value and what was expected", ()
         cycleRow("unknown-province", 2027, "2026-13-01", "2026-08-31"), // 13: not a date
         cycleRow("unknown-level", 2027, "", "2026-08-31"),
         cycleRow("repeated-field", 2027, "", "2026-08-31"),
+        cycleRow("repeated-field", 2026, "", "2025-08-31", "own-page", "", "guess"), // 16: not a dates_from
+        // The same dates twice, but one is a standing window: not two past cycles.
+        cycleRow("pair-with-a-standing-window", 2027, "", "2026-09-30", "own-page", "", "standing-rule"), // 17
+        cycleRow("pair-with-a-standing-window", 2026, "", "2025-09-30"), // 18
       ],
       fields: (lines) => [...lines, `astrology,Astrology,13,"Stars.",https://www.che.ac.za/,2026-11-20`],
     });
@@ -116,12 +121,14 @@ describe("bad bursary rows: file, line, column, value and what was expected", ()
         "bursaries.csv:9:provinces:gauteng;atlantis",
         "bursaries.csv:10:study_levels:matric",
         "bursaries.csv:11:fields:law;law",
+        "bursaries.csv:12:recurs_basis:past-cycles",
         "bursary-cycles.csv:4:close_date:2024-09-30",
         "bursary-cycles.csv:5:bursary_slug, intake_year:every-field | 2027",
         "bursary-cycles.csv:6:bursary_slug:ghost-bursary",
         "bursary-cycles.csv:7:evidence_kind:blog",
         "bursary-cycles.csv:8:close_date:2020-08-31",
         "bursary-cycles.csv:13:open_date:2026-13-01",
+        "bursary-cycles.csv:16:dates_from:guess",
         "fields-of-study.csv:23:slug:astrology",
       ]),
     );
@@ -139,7 +146,7 @@ describe("bad bursary rows: file, line, column, value and what was expected", ()
       /expected the basis of the recurrence, one of: provider-statement, past-cycles \(recurs is annual\)/,
     );
     expect(message("bursaries.csv", 7, "recurs_basis")).toMatch(
-      /two cycles in bursary-cycles\.csv on the same dates .* its cycles are 2027: \? to 2026-09-30, 2026: \? to 2025-10-31/,
+      /two dated calls in bursary-cycles\.csv on the same dates .* its dated calls are 2027: \? to 2026-09-30, 2026: \? to 2025-10-31/,
     );
     expect(message("bursary-cycles.csv", 4, "close_date")).toMatch(/value "2024-09-30": expected a close_date on or after open_date/);
     expect(message("bursary-cycles.csv", 5, "bursary_slug, intake_year")).toMatch(

@@ -631,6 +631,11 @@ export interface components {
              * @enum {string}
              */
             evidence_kind: "own-page" | "official-document" | "transcription" | "third-party";
+            /**
+             * @description call: the provider (or a copy of its call) published these dates for this intake; standing-rule: the provider states the same window every year without a year, and these are that window for this intake.
+             * @enum {string}
+             */
+            dates_from: "call" | "standing-rule";
             /** @description A second, independent page that gives the same dates; null where none was found. */
             corroborated_by: string | null;
             /** Format: uri */
