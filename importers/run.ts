@@ -37,6 +37,8 @@ export type ImportOptions = {
   verifiedOn: string;
   /** nsc only: the masterlist files (or folders) to classify the report's schools against. */
   schools?: string[];
+  /** false: the table is not written; the result's `write` writes it (so several imports land together or not at all). */
+  write?: boolean;
 };
 
 /** A named input that does not exist (or a folder with nothing to import). */
@@ -72,6 +74,8 @@ export async function expandInputs(inputs: readonly string[]): Promise<string[]>
 export type ImportResult = {
   dataset: Dataset;
   outputFile: string;
+  /** Writes the table (atomically); already done unless the import was run with `write: false`. */
+  write: () => Promise<void>;
   rows: number;
   seconds: number;
   reportText: string;
@@ -102,9 +106,15 @@ export async function runImport(options: ImportOptions, context: ImportContext =
   const outputFile = path.join(options.outDir, OUTPUT_FILES[options.dataset]);
   const provenance = { verified_on: options.verifiedOn };
   const finish = async (text: string, rows: number, report: ImportResult["report"], format: (seconds: number) => string): Promise<ImportResult> => {
-    await writeFileAtomically(outputFile, text);
+    let written = false;
+    const write = async () => {
+      if (written) return;
+      await writeFileAtomically(outputFile, text);
+      written = true;
+    };
+    if (options.write !== false) await write();
     const seconds = (performance.now() - started) / 1000;
-    return { dataset: options.dataset, outputFile, rows, seconds, reportText: format(seconds), report };
+    return { dataset: options.dataset, outputFile, write, rows, seconds, reportText: format(seconds), report };
   };
 
   if (options.dataset === "schools") {
@@ -156,11 +166,13 @@ export type NationalFiles = { schools: string[]; postalCodes: string; nsc: strin
 /** `nsc` is null when the run had no NSC report file: the NSC table already there is left as it is. */
 export type NationalImport = { schools: ImportResult; postalCodes: ImportResult; nsc: ImportResult | null };
 
-/** All three imports into outDir, the schools first so the NSC report is classified against their masterlist. */
+/** All three imports into outDir, the schools first so the NSC report is classified against their masterlist.
+ * The tables are written only when all three imports succeed: a failure leaves every table as it was. */
 export async function importNational(files: NationalFiles, outDir: string, verifiedOn: string): Promise<NationalImport> {
   const context: ImportContext = {};
-  const schools = await runImport({ dataset: "schools", inputs: files.schools, outDir, verifiedOn }, context);
-  const postalCodes = await runImport({ dataset: "postal-codes", inputs: [files.postalCodes], outDir, verifiedOn });
-  const nsc = files.nsc.length === 0 ? null : await runImport({ dataset: "nsc", inputs: files.nsc, outDir, verifiedOn }, context);
+  const schools = await runImport({ dataset: "schools", inputs: files.schools, outDir, verifiedOn, write: false }, context);
+  const postalCodes = await runImport({ dataset: "postal-codes", inputs: [files.postalCodes], outDir, verifiedOn, write: false });
+  const nsc = files.nsc.length === 0 ? null : await runImport({ dataset: "nsc", inputs: files.nsc, outDir, verifiedOn, write: false }, context);
+  for (const result of [schools, postalCodes, nsc]) await result?.write();
   return { schools, postalCodes, nsc };
 }

@@ -22,7 +22,7 @@ import {
   type NscResultRow,
 } from "../../importers/nsc.ts";
 import { importSchoolFiles, type MasterlistIndex } from "../../importers/schools.ts";
-import { runImport, UnusableFilesError } from "../../importers/run.ts";
+import { importNational, runImport, UnusableFilesError } from "../../importers/run.ts";
 import { UnreadableFileError } from "../../importers/read-table.ts";
 import { parseArguments } from "../../importers/command.ts";
 import { writeRowsAsWorkbook } from "../fixtures/upstream/workbooks.ts";
@@ -291,6 +291,24 @@ describe("bad input stops the import with the file and column named, and nothing
       expect(await readFile(path.join(outDir, "nsc-results.csv"), "utf8")).toBe(before);
     });
   }
+
+  it("imports all three tables together or none: a broken NSC report leaves the schools and postal codes as they were", async () => {
+    const outDir = await tempFolder();
+    const tables = ["high-schools.csv", "postal-codes.csv", "nsc-results.csv"];
+    for (const table of tables) await writeFile(path.join(outDir, table), `the ${table} already here\n`);
+    const broken = path.join(await tempFolder(), "broken.json");
+    await writeFile(broken, '[{"emis": "200500039", "results": ');
+    const files = {
+      schools: [path.join(SCHOOL_FIXTURES, "national-comma.csv")],
+      postalCodes: path.join(ROOT, "test", "fixtures", "upstream", "postal-codes", "postalcodes.csv"),
+      nsc: [broken],
+    };
+    await expect(importNational(files, outDir, "2026-02-01")).rejects.toBeInstanceOf(UnreadableFileError);
+    for (const table of tables) expect(await readFile(path.join(outDir, table), "utf8"), table).toBe(`the ${table} already here\n`);
+    // The same files with a good report: all three are written.
+    await importNational({ ...files, nsc: [JSON_FIXTURE] }, outDir, "2026-02-01");
+    for (const table of tables) expect(await readFile(path.join(outDir, table), "utf8"), table).toMatch(/^[a-z_]+,/);
+  });
 
   it("refuses a schools file that lacks a required column, naming it, and writes nothing", async () => {
     const outDir = await tempFolder();
