@@ -60,8 +60,10 @@ async function loadFile(file: string, shown: string, definition: TableDefinition
   try {
     records = parse(text, { bom: true, info: true, skip_empty_lines: true, relax_column_count: true }) as never;
   } catch (error) {
-    const e = error as { lines?: number; message: string };
-    problems.push({ file: shown, line: e.lines ?? 1, expected: `well-formed CSV (${e.message})`, fatal: true });
+    const e = error as { code?: string; lines?: number; message: string };
+    // csv-parse reports an unclosed quote where the file ends; the line to fix is the one where it opened.
+    const line = e.code === "CSV_QUOTE_NOT_CLOSED" ? (unclosedQuoteLine(text) ?? e.lines ?? 1) : (e.lines ?? 1);
+    problems.push({ file: shown, line, expected: `well-formed CSV (${e.message})`, fatal: true });
     return [];
   }
   const [header, ...body] = records;
@@ -107,4 +109,16 @@ async function loadFile(file: string, shown: string, definition: TableDefinition
     rows.push({ file: shown, line: info.lines, cells });
   }
   return rows;
+}
+
+/** The line on which the quote that is still open at the end of the text opened, or null if none is. */
+function unclosedQuoteLine(text: string): number | null {
+  let line = 1;
+  let openedOn: number | null = null;
+  for (const char of text) {
+    if (char === "\n") line++;
+    // A doubled quote inside a quoted cell closes and reopens it: the state comes out the same.
+    else if (char === '"') openedOn = openedOn === null ? line : null;
+  }
+  return openedOn;
 }
