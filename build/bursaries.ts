@@ -2,7 +2,7 @@
 // its confidence derived from the witness of its latest cycle, and, for a scheme that recurs every year, the
 // cycle expected next. Checks across rows: every bursary has a cycle; a `past-cycles` recurrence has two cycles
 // on the same dates (domain/bursary-cycles.ts); provinces exist; fields-of-study.csv has exactly the fields of
-// schema/vocabulary.ts, and every one of them is used by a bursary.
+// lib/vocabulary.ts, and every one of them is used by a bursary.
 import { acceptsOn, closedOverAYearBefore, expectedNextCycle, newestFirst, repeatedDates, type ExpectedCycle } from "../domain/bursary-cycles.ts";
 import { confidenceOf, type Statement } from "../domain/evidence.ts";
 import { ALL_FIELDS, FIELDS_OF_STUDY, type Confidence, type FieldOfStudySlug } from "../lib/vocabulary.ts";
@@ -105,7 +105,7 @@ export function linkBursaries(valid: ValidTables<Tables>, provinceIds: Set<strin
   }
   bursaries.sort((a, b) => byText(a.name, b.name) || byText(a.slug, b.slug));
 
-  // The vocabulary: the table has exactly the fields of schema/vocabulary.ts, each used by a bursary.
+  // The vocabulary: the table has exactly the fields of lib/vocabulary.ts, each used by a bursary.
   const used = new Set(valid.bursaries.flatMap(({ row }) => row.fields));
   const rows = valid.fieldsOfStudy;
   const listed = new Set(rows.map(({ row }) => row.slug));
@@ -117,7 +117,7 @@ export function linkBursaries(valid: ValidTables<Tables>, provinceIds: Set<strin
         line: 1,
         column: "slug",
         value: slug,
-        expected: `a row for every field of FIELDS_OF_STUDY in schema/vocabulary.ts (${slug} has none)`,
+        expected: `a row for every field of FIELDS_OF_STUDY in lib/vocabulary.ts (${slug} has none)`,
       });
     }
   }

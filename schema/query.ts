@@ -151,7 +151,7 @@ export const LIST_QUERY_PARAMETERS = {
     faculty: {
       schema: foldedText,
       description: "Faculty, the whole name as the records give it (case and accents ignored).",
-      example: "Faculty of Engineering and the Built Environment",
+      example: "Health Sciences",
       match: { kind: "folded", column: "faculty" },
     },
     nqf_level: {
