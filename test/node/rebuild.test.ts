@@ -130,6 +130,19 @@ describe("npm run rebuild from a local upstream folder", () => {
     expect(await fingerprint(ws.outDir)).not.toEqual(published);
   });
 
+  it("publishes no change when the upstream is the same on a later day (verified_on alone does not rewrite every record)", async () => {
+    const publication = await fixturesPublished();
+    expect(publication.first.status).toBe("published");
+    const ws = await cloneOf(publication);
+    const sourcesBefore = await fingerprint(ws.sourcesDir);
+    const later = await runRebuild({ ...ws, upstreamDir: FIXTURE_UPSTREAM, today: "2099-01-01" });
+    expect(later.status, later.reasons.join("\n")).toBe("published");
+    expect(later.diff?.newVersion).toBe(later.diff?.oldVersion);
+    expect(later.tables_refreshed).toEqual([]);
+    expect(later.notes.join("\n")).toMatch(/high-schools\.csv: the upstream states what the committed table does/);
+    expect(await fingerprint(ws.sourcesDir)).toEqual(sourcesBefore);
+  });
+
   it("lists the real changes: records added, removed and changed per resource, with old and new data versions", async () => {
     const publication = await fixturesPublished();
     const { first } = publication;
