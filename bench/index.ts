@@ -2,6 +2,8 @@
 // (npx tsx bench/<part>.ts), or by name: npm run bench -- build national. Parts that need the national
 // files read EDU_UPSTREAM_DIR and say so when it is not set.
 import path from "node:path";
+import { parseArgs } from "node:util";
+import { runCommand, UsageError } from "../lib/cli.ts";
 import { benchAps } from "./aps.ts";
 import { benchBuild } from "./build.ts";
 import { benchFind } from "./find.ts";
@@ -12,6 +14,16 @@ import { benchWorker } from "./worker.ts";
 import { defaultBuildOptions, runBuild } from "../build/index.ts";
 import { ROOT } from "../support/test-dataset.ts";
 import { removeAll, tempDir } from "../lib/files.ts";
+
+const USAGE = `usage: npm run bench -- [PART ...] [--seconds N] [--connections N]
+
+Prints the figures users wait for, side by side in one run. With no PART, every part but load.
+  PART               build, national, worker, aps, id-parse, load (load runs only when named)
+  --seconds N        load: how long the mixed load runs (default 60)
+  --connections N    load: concurrent connections (default 32)
+  --help             this text`;
+
+const load = { seconds: 60, connections: 32 };
 
 const parts: [string, () => Promise<unknown>][] = [
   ["build", benchBuild],
@@ -42,20 +54,38 @@ const parts: [string, () => Promise<unknown>][] = [
   [
     "load",
     async () => {
-      if (!(await benchLoad())) process.exitCode = 1;
+      if (!(await benchLoad(load.seconds, load.connections))) process.exitCode = 1;
     },
   ],
 ];
 const ONLY_WHEN_NAMED = new Set(["load"]);
 
-const only = process.argv.slice(2);
-const unknown = only.filter((name) => !parts.some(([part]) => part === name));
-if (unknown.length > 0) {
-  console.error(`unknown bench part(s): ${unknown.join(", ")}; the parts are ${parts.map(([name]) => name).join(", ")}`);
-  process.exit(2);
+function positiveInteger(name: string, value: string | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new UsageError(`--${name} needs a whole number of at least 1, not ${JSON.stringify(value)}`);
+  return n;
 }
-for (const [name, run] of parts) {
-  if (only.length > 0 ? !only.includes(name) : ONLY_WHEN_NAMED.has(name)) continue;
-  console.log(`\n##### ${name}`);
-  await run();
-}
+
+runCommand(USAGE, async (argv) => {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: { help: { type: "boolean" }, seconds: { type: "string" }, connections: { type: "string" } },
+  });
+  if (values.help) {
+    console.log(USAGE);
+    return 0;
+  }
+  load.seconds = positiveInteger("seconds", values.seconds, load.seconds);
+  load.connections = positiveInteger("connections", values.connections, load.connections);
+  const unknown = positionals.filter((name) => !parts.some(([part]) => part === name));
+  if (unknown.length > 0)
+    throw new UsageError(`unknown bench part(s): ${unknown.join(", ")}; the parts are ${parts.map(([name]) => name).join(", ")}`);
+  for (const [name, run] of parts) {
+    if (positionals.length > 0 ? !positionals.includes(name) : ONLY_WHEN_NAMED.has(name)) continue;
+    console.log(`\n##### ${name}`);
+    await run();
+  }
+  return undefined;
+});

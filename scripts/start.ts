@@ -7,6 +7,7 @@
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import path from "node:path";
+import { parseArgs } from "node:util";
 import { defaultBuildOptions, formatSummary, runBuild } from "../build/index.ts";
 import { recoverInterruptedPublish } from "../build/publish.ts";
 import { ROOT } from "../lib/root.ts";
@@ -14,8 +15,20 @@ import { ensureDevKeys } from "../support/signing-keys.ts";
 import { signToken } from "../support/tokens.ts";
 import { WRANGLER_OFFLINE_ENV } from "../lib/wrangler-env.ts";
 import { EMBED_SCOPES, startEmbedExample } from "../support/embed-example.ts";
+import { runCommand } from "../lib/cli.ts";
 
-async function main() {
+const USAGE = `usage: npm start [-- --help]
+
+Builds dist/ from sources/ if there is no build yet, creates the local signing key on first run, and serves
+the API with wrangler dev on http://127.0.0.1:8787 (PORT overrides) and the embed example on
+http://127.0.0.1:8788 (EMBED_PORT overrides). Mint a token with npm run token. It takes no options.`;
+
+async function main(argv: string[]): Promise<number | undefined> {
+  const { values } = parseArgs({ args: argv, options: { help: { type: "boolean" } } });
+  if (values.help) {
+    console.log(USAGE);
+    return 0;
+  }
   const options = defaultBuildOptions(ROOT);
   await recoverInterruptedPublish(options.outDir);
   if (!existsSync(path.join(options.outDir, "manifest.json"))) {
@@ -65,7 +78,4 @@ async function main() {
   });
 }
 
-main().catch((error) => {
-  console.error(error instanceof Error ? error.message : error);
-  process.exitCode = 1;
-});
+runCommand(USAGE, main);
