@@ -5,6 +5,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { ROOT } from "../lib/root.ts";
 import { WRANGLER_OFFLINE_ENV } from "../lib/wrangler-env.ts";
+import { runCommand, UsageError } from "../lib/cli.ts";
 
 const USAGE = `usage: npm run fuzz -- [--runs N]
 
@@ -12,26 +13,25 @@ Runs the fuzz suite (test/worker/fuzz.spec.ts) inside workerd against the test d
   --runs N   runs per property (default 1000; npm test runs 40)
   --help     this text`;
 
-const { values } = parseArgs({ options: { runs: { type: "string", default: "1000" }, help: { type: "boolean", default: false } } });
-if (values.help) {
-  console.log(USAGE);
-  process.exit(0);
-}
-if (!/^[1-9]\d{0,6}$/.test(values.runs)) {
-  console.error(`fuzz: --runs must be a positive integer, not ${JSON.stringify(values.runs)}\n\n${USAGE}`);
-  process.exit(2);
-}
-const result = spawnSync(
-  process.execPath,
-  [
-    path.join(ROOT, "node_modules", "vitest", "vitest.mjs"),
-    "run",
-    "--config",
-    "vitest.worker.config.ts",
-    "test/worker/fuzz.spec.ts",
-    "--testTimeout",
-    "0",
-  ],
-  { cwd: ROOT, stdio: "inherit", env: { ...process.env, ...WRANGLER_OFFLINE_ENV, FUZZ_RUNS: values.runs } },
-);
-process.exitCode = result.status ?? 1;
+runCommand(USAGE, (argv) => {
+  const { values } = parseArgs({ args: argv, options: { runs: { type: "string", default: "1000" }, help: { type: "boolean", default: false } } });
+  if (values.help) {
+    console.log(USAGE);
+    return 0;
+  }
+  if (!/^[1-9]\d{0,6}$/.test(values.runs)) throw new UsageError(`fuzz: --runs must be a positive integer, not ${JSON.stringify(values.runs)}`);
+  const result = spawnSync(
+    process.execPath,
+    [
+      path.join(ROOT, "node_modules", "vitest", "vitest.mjs"),
+      "run",
+      "--config",
+      "vitest.worker.config.ts",
+      "test/worker/fuzz.spec.ts",
+      "--testTimeout",
+      "0",
+    ],
+    { cwd: ROOT, stdio: "inherit", env: { ...process.env, ...WRANGLER_OFFLINE_ENV, FUZZ_RUNS: values.runs } },
+  );
+  return result.status ?? 1;
+});

@@ -1,0 +1,42 @@
+// Every command-line entry point of package.json answers --help with its usage and exit code 0, and an unknown
+// option with exit code 2 (issue 13): run as npm runs them, through tsx.
+import { execFile } from "node:child_process";
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { ROOT } from "../../support/test-dataset.ts";
+
+const scripts = (JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")) as { scripts: Record<string, string> }).scripts;
+// The commands that are our own entry points ("tsx scripts/build.ts"), not a tool's (vitest, biome, wrangler).
+const entryPoints = Object.entries(scripts).flatMap(([name, command]) => {
+  const match = /^tsx ((?:scripts|bench)\/[\w-]+\.ts)$/.exec(command);
+  return match?.[1] ? [[name, match[1]] as const] : [];
+});
+const TSX = path.join(ROOT, "node_modules", ".bin", "tsx");
+
+function run(file: string, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(TSX, [file, ...args], { cwd: ROOT, timeout: 60_000 }, (error, stdout, stderr) => {
+      resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout, stderr });
+    });
+  });
+}
+
+describe("command-line entry points", () => {
+  it("are the ones package.json names", () => {
+    expect(entryPoints.map(([name]) => name)).toEqual(
+      expect.arrayContaining(["build", "start", "test", "bench", "token", "import", "keys", "rebuild", "fuzz", "client:generate", "lint:openapi"]),
+    );
+  });
+
+  it("answer --help with their usage (exit 0) and an unknown option with exit code 2", { timeout: 120_000 }, async () => {
+    const results = await Promise.all(
+      entryPoints.map(async ([name, file]) => ({ name, help: await run(file, ["--help"]), bad: await run(file, ["--no-such-option"]) })),
+    );
+    for (const { name, help, bad } of results) {
+      expect(help.code, `${name} --help: ${help.stderr}`).toBe(0);
+      expect(help.stdout, name).toMatch(/^usage:/);
+      expect(bad.code, `${name} --no-such-option: ${bad.stdout}${bad.stderr}`).toBe(2);
+    }
+  });
+});
