@@ -143,7 +143,11 @@ describe("the breadth issue 18 asks for, through the API", () => {
     for (const b of details) expect(b.cycles.length, b.slug).toBeGreaterThanOrEqual(1);
     // A fixed year, as the issue states it: the share must not pass or fail with the day the tests run.
     const current = details.filter((b) => b.cycles.some((c) => c.intake_year >= 2026)).length;
-    expect(current / details.length, `${current} of ${details.length}`).toBeGreaterThanOrEqual(0.6);
+    const dated = details.filter((b) => b.cycles.some((c) => c.intake_year >= 2026 && c.dates_from === "call")).length;
+    // The standing windows (dates_from: standing-rule) count: they are the providers' own statements of their dates.
+    expect(current / details.length, `${current} of ${details.length} (${dated} with a dated call)`).toBeGreaterThanOrEqual(0.6);
+    // Dated calls alone fall short of the issue's 60% (README, Bursaries): this floor holds what they reach.
+    expect(dated / details.length, `${dated} of ${details.length} with a dated call`).toBeGreaterThanOrEqual(0.55);
     // Named by a bursary itself: the field filter's count also holds every all-fields bursary, so it cannot show this.
     for (const f of fields)
       expect(
