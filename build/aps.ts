@@ -9,8 +9,7 @@ import type { Place, Problem, Warning } from "./problems.ts";
 import type { SourceTables } from "./tables/index.ts";
 import type { ValidRows, ValidTables } from "./validate.ts";
 
-type T = SourceTables;
-type Rows<K extends keyof T> = ValidRows<T[K]>;
+type Rows<K extends keyof SourceTables> = ValidRows<SourceTables[K]>;
 
 const LIFE_ORIENTATION = "life-orientation";
 
@@ -304,7 +303,7 @@ function currentSchemes(
 
 /** Every university has a scheme; every min_aps fits its scheme; intakes that differ from the scheme's are named. */
 function checkAgainstCatalogue(
-  valid: ValidTables<T>,
+  valid: ValidTables<SourceTables>,
   schemes: Map<string, ApsScheme>,
   variants: Map<string, ApsScheme>,
   problems: Problem[],
@@ -359,7 +358,7 @@ function checkAgainstCatalogue(
     warnings.push({ resource: "aps", message: `${unsure.length} APS scheme(s) have low confidence: ${sortedText(unsure).join(", ")}` });
 }
 
-export function linkApsSchemes(valid: ValidTables<T>, model: Model): ApsLink {
+export function linkApsSchemes(valid: ValidTables<SourceTables>, model: Model): ApsLink {
   const problems: Problem[] = [];
   const warnings: Warning[] = [];
   const known = new Set(model.subjects.map((s) => s.slug));

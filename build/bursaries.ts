@@ -5,7 +5,7 @@
 // lib/vocabulary.ts, and every one of them is used by a bursary.
 import { acceptsOn, closedOverAYearBefore, expectedNextCycle, newestFirst, repeatedDates, type ExpectedCycle } from "../domain/bursary-cycles.ts";
 import { confidenceOf, type Statement } from "../domain/evidence.ts";
-import { ALL_FIELDS, FIELDS_OF_STUDY, type Confidence, type FieldOfStudySlug } from "../lib/vocabulary.ts";
+import { ALL_FIELDS, CONFIDENCE_LEVELS, FIELDS_OF_STUDY, type Confidence, type FieldOfStudySlug } from "../lib/vocabulary.ts";
 import { opaqueId } from "./ids.ts";
 import { byText } from "./order.ts";
 import type { Problem, Warning } from "./problems.ts";
@@ -146,7 +146,7 @@ export function formatBursaryCoverage(bursaries: Bursary[], today: string): stri
   const share = (n: number) => `${Math.round((1000 * n) / bursaries.length) / 10}%`;
   const current = count((b) => b.cycles.some((c) => c.intake_year >= Number(today.slice(0, 4))));
   const currentCall = count((b) => b.cycles.some((c) => c.intake_year >= Number(today.slice(0, 4)) && c.dates_from === "call"));
-  const confidence = (["high", "medium", "low"] as const).map((level) => count((b) => b.confidence === level)).join("/");
+  const confidence = CONFIDENCE_LEVELS.map((level) => count((b) => b.confidence === level)).join("/");
   return [
     "  Bursaries",
     `  ${bursaries.length} bursaries, ${count((b) => b.study_levels.includes("undergraduate"))} for undergraduates; ` +

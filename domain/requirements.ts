@@ -10,6 +10,7 @@
 // `@other-subject:<level>` (one more subject, not Life Orientation). One learner subject meets at most one
 // clause, so "two more subjects at level 4" is the rule clause written twice. A clause starting with "~" is a
 // recommendation, not checked. The whole cell "none" states that there are no subject requirements.
+import { SLUG } from "../lib/vocabulary.ts";
 
 export const REQUIREMENT_RULES = ["other-language", "other-subject"] as const;
 export type RequirementRule = (typeof REQUIREMENT_RULES)[number];
@@ -35,7 +36,6 @@ function percentageOfLevel(level: number): number {
   return LEVEL_FLOOR[level - 1] ?? 0;
 }
 
-const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 const ITEM = /^(@?[a-z0-9-]+):(\d{1,3})(%?)$/;
 
 export type ParsedRequirements = { ok: true; clauses: RequirementClause[] } | { ok: false; message: string };

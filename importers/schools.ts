@@ -7,6 +7,10 @@ import path from "node:path";
 import { cellAt, collapseSpaces, mapColumns, readTables, type HeaderAlias, type SourceRow, type SourceTable } from "./read-table.ts";
 import { repairCoordinates, type CoordinateOutcome, type ProvinceId } from "./coordinates.ts";
 import { RepairCounter } from "./text-repair.ts";
+import type { SCHOOL_PHASES, SCHOOL_SECTORS } from "../lib/vocabulary.ts";
+
+type SchoolSector = (typeof SCHOOL_SECTORS)[number];
+type SchoolPhase = (typeof SCHOOL_PHASES)[number];
 
 export const DBE_SOURCE_URL = "https://www.education.gov.za/Programmes/EMIS/EMISDownloads.aspx";
 
@@ -30,8 +34,8 @@ export type HighSchoolRow = {
   province_id: ProvinceId;
   district: string | null;
   quintile: number | null;
-  sector: "public" | "independent";
-  phase: "secondary" | "combined";
+  sector: SchoolSector;
+  phase: SchoolPhase;
   latitude: number | null;
   longitude: number | null;
 };
@@ -112,7 +116,7 @@ export function normaliseQuintile(raw: string): number | null {
   return match ? Number(match[1]) : null;
 }
 
-export function normaliseSector(raw: string): "public" | "independent" | null {
+export function normaliseSector(raw: string): SchoolSector | null {
   const value = collapseSpaces(raw).toLowerCase();
   if (value === "public" || value === "state") return "public";
   if (value === "independent" || value === "private") return "independent";
@@ -120,7 +124,7 @@ export function normaliseSector(raw: string): "public" | "independent" | null {
 }
 
 /** `SECONDARY SCHOOL` / `COMBINED SCHOOL` (any case, with or without "school"); anything else is null. */
-export function normalisePhase(raw: string): "secondary" | "combined" | null {
+export function normalisePhase(raw: string): SchoolPhase | null {
   const value = collapseSpaces(raw)
     .toLowerCase()
     .replace(/\s+school$/, "");
