@@ -17,7 +17,7 @@ import { UnreadableFileError } from "../importers/read-table.ts";
 import { writeFileAtomically } from "../importers/output.ts";
 import { UnusableFilesError } from "../importers/run.ts";
 import { WRANGLER_OFFLINE_ENV } from "../lib/wrangler-env.ts";
-import { loadUpstreamConfig } from "./config.ts";
+import { loadUpstreamConfig, type UpstreamConfig } from "./config.ts";
 import { diffBuilds, type BuildDiff } from "./diff.ts";
 import type { DownloadOptions } from "./download.ts";
 import { guardFloors, guardLosses, losses } from "./guard.ts";
@@ -142,8 +142,147 @@ async function refreshTables(from: string, to: string): Promise<string[]> {
   return changed;
 }
 
+/** What one run carries from step to step; each step records its findings in `report`. */
+type Run = {
+  options: RebuildOptions;
+  report: RebuildReport;
+  log: (line: string) => void;
+  workDir: string;
+  config?: UpstreamConfig;
+  /** The staging folder of a build that is not yet published (removed if the run stops before publishing). */
+  staged?: string;
+};
+
+/** A step that ends the run: the report already says why (status "failed" unless the step set another). */
+class Stop extends Error {}
+
+function stop(run: Run, status: RebuildReport["status"], ...reasons: string[]): never {
+  run.report.status = status;
+  run.report.reasons.push(...reasons);
+  throw new Stop();
+}
+
+/** 1. gather the upstream files (downloads, or EDU_UPSTREAM_DIR). */
+async function gather(run: Run): Promise<UpstreamFiles> {
+  const { options } = run;
+  const config = await loadUpstreamConfig(options.configFile);
+  run.config = config;
+  try {
+    const upstream = await gatherUpstream({
+      config,
+      root: options.root,
+      workDir: run.workDir,
+      upstreamDir: options.upstreamDir,
+      download: options.download,
+      log: run.log,
+    });
+    run.report.upstream = upstream.origin;
+    return upstream;
+  } catch (error) {
+    return stop(run, "failed", error instanceof Error ? error.message : String(error));
+  }
+}
+
+/** 2. import them into a folder of the run's own; an unchanged table keeps the committed one. */
+async function importTables(run: Run, upstream: UpstreamFiles): Promise<{ folder: string; imports: UpstreamImport }> {
+  const { options, report } = run;
+  const folder = path.join(run.workDir, "imported");
+  let imports: UpstreamImport;
+  try {
+    imports = await importUpstream(upstream, folder, options.today ?? todayInJohannesburg(new Date()));
+  } catch (error) {
+    if (!(error instanceof UnreadableFileError)) throw error;
+    const problems = error instanceof UnusableFilesError ? error.problems : [error.message];
+    return stop(run, "refused", ...problems.map((problem) => `unusable upstream file: ${problem}`));
+  }
+  const { schools, postalCodes: postal, nsc } = imports;
+  run.log(
+    `import    ${schools.rows} schools, ${postal.rows} postal codes, ${nsc === null ? "no NSC report (nsc-results.csv kept)" : `${nsc.rows} NSC school-years`}`,
+  );
+  report.imported = { schools: schools.rows, postal_codes: postal.rows, nsc_results: nsc?.rows ?? null };
+  for (const name of await keepUnchangedTables(folder, options.sourcesDir))
+    report.notes.push(`${name}: the upstream states what the committed table does; kept with its verified_on`);
+  report.import_reports = [schools, postal, ...(nsc ? [nsc] : [])].map((result) => result.reportText);
+  const empty = [
+    ...(schools.rows === 0 ? ["the schools import produced no rows"] : []),
+    ...(postal.rows === 0 ? ["the postal code import produced no rows"] : []),
+    ...(nsc !== null && nsc.rows === 0 ? ["the NSC results import produced no rows"] : []),
+  ];
+  if (empty.length > 0) stop(run, "refused", ...empty);
+  return { folder, imports };
+}
+
+/** 3. build into a staging folder beside dist/, with the fresh tables as the override folder. */
+async function stage(run: Run, imported: string): Promise<string> {
+  const { options } = run;
+  const build = await runBuild(
+    defaultBuildOptions(options.root, { sourcesDir: options.sourcesDir, importedDir: imported, outDir: options.outDir, stageOnly: true }),
+  );
+  if (!build.ok) {
+    const shown = build.problems.slice(0, MAX_PROBLEMS_SHOWN).map((problem) => `  ${formatProblem(problem)}`);
+    const more = build.problems.length > MAX_PROBLEMS_SHOWN ? [`  … and ${build.problems.length - MAX_PROBLEMS_SHOWN} more`] : [];
+    stop(run, "refused", `the build failed validation with ${build.problems.length} problem(s):`, ...shown, ...more);
+  }
+  run.staged = build.stagedAt as string;
+  run.log(`build     ${build.manifest.files} files, data version ${build.manifest.data_version} (staged)`);
+  return run.staged;
+}
+
+/** 4. diff against the published build, and 5. guard: refuse losses over the share and resources under their floor. */
+async function guard(run: Run, staged: string, imports: UpstreamImport): Promise<BuildDiff> {
+  const { options, report } = run;
+  const config = run.config ?? (await loadUpstreamConfig(options.configFile));
+  const maxDropShare = options.maxDropShare ?? config.guard.max_drop_share;
+  const diff: BuildDiff = await diffBuilds(options.outDir, staged);
+  report.diff = diff;
+  if (diff.oldVersion === null) report.notes.push("nothing was published before: no comparison, this build becomes the baseline");
+  const refusals = [
+    ...guardLosses(diff, maxDropShare),
+    ...guardFloors(diff, config.guard.min_records),
+    // The NSC results are no resource of their own (they are joined onto high schools, whose records then
+    // only "change"), so a shrunken report is caught by comparing its rows with the committed table's (once
+    // something was published: like the other losses, a first publication has nothing to compare with).
+    ...(imports.nsc === null || diff.oldVersion === null
+      ? []
+      : guardTableLoss("nsc-results.csv", await countRows(path.join(options.sourcesDir, "nsc-results.csv")), imports.nsc.rows, maxDropShare)),
+  ];
+  if (refusals.length > 0 && !options.allowDrop) {
+    stop(run, "refused", ...refusals, "rerun with --allow-drop to publish anyway, once you have checked that the loss is real");
+  }
+  for (const refusal of refusals) report.notes.push(`allowed by --allow-drop: ${refusal}`);
+  for (const loss of losses(diff).filter((l) => l.share <= maxDropShare))
+    report.notes.push(
+      `${loss.resource} lost ${loss.lost} record(s) (${(loss.share * 100).toFixed(1)}%, within the allowed ${(maxDropShare * 100).toFixed(0)}%)`,
+    );
+  return diff;
+}
+
+/** 6. publish: the staged build into dist/, the fresh tables over the committed ones. */
+async function publish(run: Run, staged: string, imported: string, diff: BuildDiff): Promise<void> {
+  const { options, report } = run;
+  await swapIn(staged, options.outDir);
+  run.staged = undefined;
+  report.tables_refreshed = await refreshTables(imported, options.sourcesDir);
+  report.status = "published";
+  run.log(`sources   ${report.tables_refreshed.length === 0 ? "national tables unchanged" : `refreshed ${report.tables_refreshed.join(", ")}`}`);
+  run.log(
+    `publish   ${path.relative(options.root, options.outDir) || options.outDir}/ swapped in (${diff.oldVersion ?? "nothing"} -> ${diff.newVersion})`,
+  );
+}
+
+/** 7. deploy, when asked: a failure leaves dist/ published and says the live deployment did not change. */
+async function deploy(run: Run): Promise<void> {
+  const { options, report } = run;
+  const code = await runCommand(options.deployCommand ?? defaultDeployCommand(options.root), options.root, run.log);
+  if (code !== 0) {
+    report.status = "failed";
+    report.reasons.push(`the deploy command exited with ${code}: dist/ holds the new build, but the live deployment was not changed`);
+  } else {
+    report.deployed = true;
+  }
+}
+
 export async function runRebuild(options: RebuildOptions): Promise<RebuildResult> {
-  const log = options.log ?? (() => {});
   const report: RebuildReport = {
     status: "failed",
     started_at: new Date().toISOString(),
@@ -156,121 +295,23 @@ export async function runRebuild(options: RebuildOptions): Promise<RebuildResult
     diff: null,
     deployed: false,
   };
-  const finish = async (): Promise<RebuildResult> => ({ ...report, reportFiles: await writeReport(report, options.reportDir) });
-
-  const workDir = await mkdtemp(path.join(os.tmpdir(), "edu-rebuild-"));
-  let staged: string | undefined;
+  const run: Run = { options, report, log: options.log ?? (() => {}), workDir: await mkdtemp(path.join(os.tmpdir(), "edu-rebuild-")) };
   try {
     await recoverInterruptedPublish(options.outDir);
-    const config = await loadUpstreamConfig(options.configFile);
-    const maxDropShare = options.maxDropShare ?? config.guard.max_drop_share;
-
-    // 1. gather
-    let upstream: UpstreamFiles;
-    try {
-      upstream = await gatherUpstream({ config, root: options.root, workDir, upstreamDir: options.upstreamDir, download: options.download, log });
-    } catch (error) {
-      report.reasons.push(error instanceof Error ? error.message : String(error));
-      return await finish();
-    }
-    report.upstream = upstream.origin;
-
-    // 2. import
-    const imported = path.join(workDir, "imported");
-    const verifiedOn = options.today ?? todayInJohannesburg(new Date());
-    let imports: UpstreamImport;
-    try {
-      imports = await importUpstream(upstream, imported, verifiedOn);
-    } catch (error) {
-      if (!(error instanceof UnreadableFileError)) throw error;
-      report.status = "refused";
-      const problems = error instanceof UnusableFilesError ? error.problems : [error.message];
-      for (const problem of problems) report.reasons.push(`unusable upstream file: ${problem}`);
-      return await finish();
-    }
-    const { schools, postalCodes: postal, nsc } = imports;
-    log(
-      `import    ${schools.rows} schools, ${postal.rows} postal codes, ${nsc === null ? "no NSC report (nsc-results.csv kept)" : `${nsc.rows} NSC school-years`}`,
-    );
-    report.imported = { schools: schools.rows, postal_codes: postal.rows, nsc_results: nsc?.rows ?? null };
-    for (const name of await keepUnchangedTables(imported, options.sourcesDir))
-      report.notes.push(`${name}: the upstream states what the committed table does; kept with its verified_on`);
-    report.import_reports = [schools, postal, ...(nsc ? [nsc] : [])].map((result) => result.reportText);
-    if (schools.rows === 0) report.reasons.push("the schools import produced no rows");
-    if (postal.rows === 0) report.reasons.push("the postal code import produced no rows");
-    if (nsc !== null && nsc.rows === 0) report.reasons.push("the NSC results import produced no rows");
-    if (report.reasons.length > 0) {
-      report.status = "refused";
-      return await finish();
-    }
-
-    // 3. build into a staging folder beside dist/
-    const build = await runBuild(
-      defaultBuildOptions(options.root, { sourcesDir: options.sourcesDir, importedDir: imported, outDir: options.outDir, stageOnly: true }),
-    );
-    if (!build.ok) {
-      report.status = "refused";
-      report.reasons.push(`the build failed validation with ${build.problems.length} problem(s):`);
-      for (const problem of build.problems.slice(0, MAX_PROBLEMS_SHOWN)) report.reasons.push(`  ${formatProblem(problem)}`);
-      if (build.problems.length > MAX_PROBLEMS_SHOWN) report.reasons.push(`  … and ${build.problems.length - MAX_PROBLEMS_SHOWN} more`);
-      return await finish();
-    }
-    staged = build.stagedAt as string;
-    log(`build     ${build.manifest.files} files, data version ${build.manifest.data_version} (staged)`);
-
-    // 4. diff, 5. guard
-    const diff: BuildDiff = await diffBuilds(options.outDir, staged);
-    report.diff = diff;
-    if (diff.oldVersion === null) report.notes.push("nothing was published before: no comparison, this build becomes the baseline");
-    const refusals = [
-      ...guardLosses(diff, maxDropShare),
-      ...guardFloors(diff, config.guard.min_records),
-      // The NSC results are no resource of their own (they are joined onto high schools, whose records then
-      // only "change"), so a shrunken report is caught by comparing its rows with the committed table's (once
-      // something was published: like the other losses, a first publication has nothing to compare with).
-      ...(nsc === null || diff.oldVersion === null
-        ? []
-        : guardTableLoss("nsc-results.csv", await countRows(path.join(options.sourcesDir, "nsc-results.csv")), nsc.rows, maxDropShare)),
-    ];
-    if (refusals.length > 0 && !options.allowDrop) {
-      report.status = "refused";
-      report.reasons.push(...refusals, "rerun with --allow-drop to publish anyway, once you have checked that the loss is real");
-      return await finish();
-    }
-    for (const refusal of refusals) report.notes.push(`allowed by --allow-drop: ${refusal}`);
-    const small = losses(diff).filter((loss) => loss.share <= maxDropShare);
-    for (const loss of small)
-      report.notes.push(
-        `${loss.resource} lost ${loss.lost} record(s) (${(loss.share * 100).toFixed(1)}%, within the allowed ${(maxDropShare * 100).toFixed(0)}%)`,
-      );
-
-    // 6. publish
-    await swapIn(staged, options.outDir);
-    staged = undefined;
-    report.tables_refreshed = await refreshTables(imported, options.sourcesDir);
-    report.status = "published";
-    log(`sources   ${report.tables_refreshed.length === 0 ? "national tables unchanged" : `refreshed ${report.tables_refreshed.join(", ")}`}`);
-    log(
-      `publish   ${path.relative(options.root, options.outDir) || options.outDir}/ swapped in (${diff.oldVersion ?? "nothing"} -> ${diff.newVersion})`,
-    );
-
-    // 7. deploy
-    if (options.deploy) {
-      const code = await runCommand(options.deployCommand ?? defaultDeployCommand(options.root), options.root, log);
-      if (code !== 0) {
-        report.status = "failed";
-        report.reasons.push(`the deploy command exited with ${code}: dist/ holds the new build, but the live deployment was not changed`);
-      } else {
-        report.deployed = true;
-      }
-    }
-    return await finish();
+    const upstream = await gather(run);
+    const { folder, imports } = await importTables(run, upstream);
+    const staged = await stage(run, folder);
+    const diff = await guard(run, staged, imports);
+    await publish(run, staged, folder, diff);
+    if (options.deploy) await deploy(run);
   } catch (error) {
-    report.status = "failed";
-    report.reasons.push(`unexpected error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
-    return await finish();
+    if (!(error instanceof Stop)) {
+      report.status = "failed";
+      report.reasons.push(`unexpected error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    }
   } finally {
-    if (staged !== undefined) await rm(staged, { recursive: true, force: true });
-    await rm(workDir, { recursive: true, force: true });
+    if (run.staged !== undefined) await rm(run.staged, { recursive: true, force: true });
+    await rm(run.workDir, { recursive: true, force: true });
   }
+  return { ...report, reportFiles: await writeReport(report, options.reportDir) };
 }
