@@ -4,6 +4,7 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { defaultBuildOptions, runBuild, type BuildOptions, type BuildResult } from "../../build/index.ts";
 import { recoverInterruptedPublish } from "../../build/publish.ts";
+import { insideBox, PROVINCE_BOXES, PROVINCE_MARGIN_DEGREES, type ProvinceId } from "../../importers/coordinates.ts";
 import * as api from "../../schema/api.ts";
 import { bucketOf } from "../../lib/buckets.ts";
 import { paths, type Manifest } from "../../lib/layout.ts";
@@ -295,6 +296,21 @@ describe("the committed national tables (what a fresh clone serves, with no impo
         expect(present(school.nsc_results[i - 1], "a result").year).toBeGreaterThan(present(school.nsc_results[i], "a result").year);
     }
     expect(result.manifest.files).toBeLessThan(20_000);
+  });
+
+  it("give every school coordinates inside its province or none (the Eastern and Northern Cape included)", async () => {
+    const { result } = await committedBuild();
+    if (!result.ok) throw new Error("the committed sources do not build");
+    const placed = result.model.highSchools.filter((s) => s.latitude !== null && s.longitude !== null);
+    for (const province of ["eastern-cape", "northern-cape"])
+      expect(
+        placed.some((s) => s.province_id === province),
+        province,
+      ).toBe(true);
+    const outside = placed.filter(
+      (s) => !insideBox(PROVINCE_BOXES[s.province_id as ProvinceId], s.latitude ?? 0, s.longitude ?? 0, PROVINCE_MARGIN_DEGREES),
+    );
+    expect(outside.map((s) => `${s.emis_number} ${s.province_id} ${s.latitude},${s.longitude}`)).toEqual([]);
   });
 });
 
