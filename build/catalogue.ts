@@ -51,7 +51,8 @@ export type Conflict = {
   qualification_id: string;
   qualification: string;
   fact: "min_aps" | "requirements";
-  /** open: the top-ranked witnesses disagree among themselves; outranked: a lower-ranked witness says otherwise. */
+  /** open: the top-ranked witnesses disagree among themselves, or an undated official page is published against a
+   * transcription dated for the row's intake; outranked: a lower-ranked witness says otherwise. */
   status: "open" | "outranked";
   published: string;
   entries: ConflictEntry[];
@@ -139,10 +140,16 @@ function conflictsOf<V>(q: QualificationRow, fact: Conflict["fact"], decision: D
   if (decision.topKeys.length > 1) conflicts.push({ ...base, status: "open", entries: top.map(entryOf) });
   if (decision.outranked.length > 0) {
     const published = top.filter((s) => s.key === publishedKey);
+    const outranked = decision.outranked as (Statement<V> & { evidence: Evidence })[];
+    // Settled by kind, but not by date: the published statement is an undated page of the university's, and a
+    // transcription of a document dated for the row's intake says otherwise. Which is current, the rule cannot
+    // tell (an undated page may be last year's), so it stays open for someone to read the dated document.
+    const undated =
+      published.every((s) => s.intakeYear === null) && outranked.some((s) => s.intakeYear === q.intake_year && s.kind === "transcription");
     conflicts.push({
       ...base,
-      status: "outranked",
-      entries: [...published, ...(decision.outranked as (Statement<V> & { evidence: Evidence })[])].map(entryOf),
+      status: undated ? "open" : "outranked",
+      entries: [...published, ...outranked].map(entryOf),
     });
   }
   return conflicts;

@@ -60,7 +60,7 @@ export function catalogueWarnings(model: Model, conflicts: Conflict[], today: st
   if (open.length > 0) {
     warnings.push({
       resource: "qualifications",
-      message: `${open.length} open conflict(s) between equally ranked witnesses; see docs/data-conflicts.md`,
+      message: `${open.length} open conflict(s) (equally ranked witnesses disagree, or an undated official page against a dated transcription); see docs/data-conflicts.md`,
     });
   }
   return warnings;

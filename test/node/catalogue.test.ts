@@ -155,6 +155,24 @@ describe("the catalogue's evidence in the build", () => {
     expect(checked).toBeGreaterThan(100);
   });
 
+  it("leaves open, not outranked, an undated official page published against a transcription dated for the row's intake", async () => {
+    const assembly = await committedAssembly();
+    if (!assembly.ok) throw new Error("the committed sources do not assemble");
+    const intakeOf = new Map(assembly.model.qualifications.map((q) => [q.id, q.intake_year]));
+    const shape = (c: (typeof assembly.conflicts)[number]) => {
+      const published = c.entries.filter((e) => e.value === c.published);
+      const others = c.entries.filter((e) => e.value !== c.published);
+      return (
+        published.length > 0 &&
+        published.every((e) => e.intake_year === null && (e.kind === "own-page" || e.kind === "official-document")) &&
+        others.some((e) => e.kind === "transcription" && e.intake_year === intakeOf.get(c.qualification_id))
+      );
+    };
+    const undated = assembly.conflicts.filter(shape);
+    expect(undated.length).toBeGreaterThan(0); // NWU's law programmes, among others
+    expect(undated.filter((c) => c.status !== "open").map((c) => `${c.qualification} ${c.fact}`)).toEqual([]);
+  });
+
   it("keeps docs/data-conflicts.md what the build generates from the committed sources", async () => {
     const assembly = await committedAssembly();
     if (!assembly.ok) throw new Error("the committed sources do not assemble");
