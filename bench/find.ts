@@ -2,8 +2,8 @@
 // a filtered list, a name search and a nearest-schools query beside the plain list page of the same list,
 // in alternating rounds of the same run (goal: each within 1.5x of the plain page's p50), and the first
 // query of a fresh isolate, which loads and parses the list's find index, reported separately.
-// With EDU_UPSTREAM_DIR set the test data set is (re)built with the national data; without it the figures
-// are for the hand-written fixtures and say so.
+// The test data set holds the committed national tables, so the figures are for the national data whether or
+// not EDU_UPSTREAM_DIR is set.
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { performance } from "node:perf_hooks";

@@ -15,7 +15,7 @@ const FREE_PLAN_FILES = 20_000;
 
 export async function benchNational(upstreamDir = process.env.EDU_UPSTREAM_DIR): Promise<void> {
   if (!upstreamDir) {
-    console.log("national: skipped, set EDU_UPSTREAM_DIR to a folder with schools/ and postal-codes/ (like ../shared/data)");
+    console.log("national: skipped, set EDU_UPSTREAM_DIR to a folder with schools/, postal-codes/ and nsc/ (like ../shared/data)");
     return;
   }
   const work = await tempDir("bench-national");

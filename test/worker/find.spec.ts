@@ -1,7 +1,7 @@
 // Filters, name search and nearest schools on every list (schema/query.ts, functions/query.ts,
 // functions/find.ts), through the real Worker and the real build. Expected answers are worked out here
-// from the plain list pages and detail records, independently of the find indexes. Tests that need the
-// real national data (EDU_UPSTREAM_DIR) skip without it; the rest run on either data set.
+// from the plain list pages and detail records, independently of the find indexes. The test data set holds
+// the committed national tables, so the tests of the national data always run (NATIONAL_DATA is "1").
 import { env } from "cloudflare:workers";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it, vi } from "vitest";
