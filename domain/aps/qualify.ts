@@ -154,6 +154,21 @@ export function explainQualification(
   return { id: qualification.id, name: qualification.name, qualifies: failures.length === 0, failures };
 }
 
+/** What a qualification's requirements have in common with others': programmes with the same signature fail
+ * the same marks in the same way, so a caller judging many programmes can judge each signature once. */
+export function requirementSignatureOf(qualification: ApsQualification, ruleSubjects: Readonly<Record<string, readonly string[]>> = {}): string {
+  return clausesOf(qualification, ruleSubjects).signature;
+}
+
+/** The subject requirements the marks do not meet (no min_aps failure): explainQualification's failures but that one. */
+export function subjectFailuresFor(
+  qualification: ApsQualification,
+  percentages: ReadonlyMap<string, number>,
+  ruleSubjects: Readonly<Record<string, readonly string[]>> = {},
+): readonly QualificationFailure[] {
+  return subjectFailuresOf(clausesOf(qualification, ruleSubjects), percentages);
+}
+
 // The subject failures depend only on the clauses and the marks: remembered per percentages map (one per
 // request and university) and clause signature, since half the programmes share their requirements with another.
 const subjectFailures = new WeakMap<ReadonlyMap<string, number>, Map<string, readonly QualificationFailure[]>>();
@@ -162,14 +177,18 @@ function subjectFailuresOf({ clauses, independent }: Compiled, percentages: Read
   const failures: QualificationFailure[] = [];
   if (independent) {
     for (const clause of clauses) {
-      const met = clause.options.some((o) => (percentages.get(o.label) ?? -1) >= o.min_percentage);
+      let met = false;
+      for (const o of clause.options) if ((percentages.get(o.label) ?? -1) >= o.min_percentage) met = true;
       if (!met) failures.push(failureOf(clause, percentages));
     }
     return failures;
   }
   const candidates = clauses.map((clause) => {
     if (clause.options.length === 1) return meeting(clause.options[0] as Option, percentages);
-    return [...new Set(clause.options.flatMap((o) => meeting(o, percentages)))];
+    // A clause's options share no subject but a rule's class may hold one of them: each subject once.
+    const met: string[] = [];
+    for (const o of clause.options) for (const subject of meeting(o, percentages)) if (!met.includes(subject)) met.push(subject);
+    return met;
   });
   const { unmatched, owner } = matchClauses(candidates);
   for (const i of unmatched) {

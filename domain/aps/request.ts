@@ -5,9 +5,9 @@
 import { z } from "zod";
 import { type ApsComputation, apsScoreOf, computeAps } from "./engine.ts";
 import { NEAR_MISS_APS_SHARE, nearMissOf, orderNearMisses, type NearMiss } from "./near-miss.ts";
-import { explainQualification, percentagesOf } from "./qualify.ts";
+import { percentagesOf, type QualificationFailure, requirementSignatureOf, subjectFailuresFor } from "./qualify.ts";
 import { CONFIDENCE_LEVELS, MAX_SLUG_LENGTH, SLUG } from "../../lib/vocabulary.ts";
-import { APS_METHODS, LIFE_ORIENTATION_TREATMENTS, type ApsQualification, type ApsUniversityDocument, type Mark } from "./scheme.ts";
+import { APS_METHODS, LIFE_ORIENTATION_TREATMENTS, type ApsQualification, type ApsScheme, type ApsUniversityDocument, type Mark } from "./scheme.ts";
 
 export const MAX_MARKS = 20;
 const APS_ERROR_CODE = "invalid_aps_request";
@@ -271,26 +271,68 @@ function requiredSubjectsOf(q: ApsQualification, percentages: ReadonlyMap<string
 
 type Scores = Pick<ApsComputation, "score" | "exact_score">;
 
+/** A university's document prepared for judging many requests: each qualification with its scheme resolved and
+ * the index of its requirement set (qualifications that share requirements share one look at the marks). */
+type PreparedDocument = {
+  entries: {
+    qualification: ApsQualification;
+    scheme: ApsScheme;
+    /** The index of its requirement set in `sets`. */
+    set: number;
+    /** What `qualifications` lists for it when the marks qualify (immutable, so shared by every answer). */
+    named: { id: string; name: string; min_aps: number | null; aps_scheme: string };
+  }[];
+  /** One qualification per distinct requirement set. */
+  sets: ApsQualification[];
+};
+
+// Documents are immutable and kept per isolate (functions/assets.ts), so each is prepared once.
+const prepared = new WeakMap<ApsUniversityDocument, PreparedDocument>();
+
+function prepare(document: ApsUniversityDocument): PreparedDocument {
+  let entry = prepared.get(document);
+  if (entry) return entry;
+  const { scheme } = document;
+  const rules = document.rule_subjects ?? {};
+  const setIndex = new Map<string, number>();
+  const sets: ApsQualification[] = [];
+  const entries = document.qualifications.map((q) => {
+    const signature = requirementSignatureOf(q, rules);
+    let set = setIndex.get(signature);
+    if (set === undefined) {
+      set = sets.length;
+      setIndex.set(signature, set);
+      sets.push(q);
+    }
+    const qScheme = q.scheme === undefined ? scheme : ((document.variants ?? []).find((v) => v.id === q.scheme) ?? scheme);
+    return { qualification: q, scheme: qScheme, set, named: { id: q.id, name: q.name, min_aps: q.min_aps, aps_scheme: q.scheme ?? scheme.id } };
+  });
+  entry = { entries, sets };
+  prepared.set(document, entry);
+  return entry;
+}
+
 /** What the calculator and the comparison both answer: the scores on every scheme, what the marks qualify
  * for, near misses. `main` is the score on the university's main scheme. */
 function judgeUniversity(document: ApsUniversityDocument, marks: readonly Mark[], main: Scores) {
   const { scheme } = document;
+  const rules = document.rule_subjects ?? {};
+  const { entries, sets } = prepare(document);
   // Each variant scheme scores the marks too; a qualification is judged on the scheme its min_aps is on.
   const others = (document.variants ?? []).map((variant) => ({ variant, scores: apsScoreOf(variant, marks) }));
-  const scoreOf = new Map([
-    [scheme.id, { score: main.score, maximum: scheme.maximum }],
-    ...others.map((o) => [o.variant.id, { score: o.scores.score, maximum: o.variant.maximum }] as const),
-  ]);
+  const scoreOf = new Map<ApsScheme, number>([[scheme, main.score], ...others.map((o) => [o.variant, o.scores.score] as const)]);
   const percentages = percentagesOf(marks);
-  const qualifying: ApsQualification[] = [];
+  const setFailures: (readonly QualificationFailure[] | undefined)[] = new Array(sets.length);
+  const qualifying: PreparedDocument["entries"] = [];
   const nearMisses: NearMiss[] = [];
   const ownScores = new Map<string, number>();
-  for (const q of document.qualifications) {
-    let { score, maximum } = scoreOf.get(q.scheme ?? scheme.id) ?? { score: main.score, maximum: scheme.maximum };
-    const qScheme = q.scheme === undefined ? scheme : (document.variants ?? []).find((v) => v.id === q.scheme);
+  for (const entry of entries) {
+    const { qualification: q, scheme: qScheme } = entry;
+    const maximum = qScheme.maximum;
+    let score = scoreOf.get(qScheme) ?? main.score;
     // Where the programme's required subjects must count, its score is its own (programmes share a few
     // sets of required subjects, so each set is scored once).
-    if (qScheme?.required_subjects_counted) {
+    if (qScheme.required_subjects_counted) {
       const required = requiredSubjectsOf(q, percentages);
       const key = `${qScheme.id} ${[...required].sort().join(" ")}`;
       let own = ownScores.get(key);
@@ -302,16 +344,26 @@ function judgeUniversity(document: ApsUniversityDocument, marks: readonly Mark[]
     }
     // Far more than a near miss short on the APS: neither qualifies nor is a near miss; its subjects need no look.
     if (q.min_aps !== null && q.min_aps - score > NEAR_MISS_APS_SHARE * maximum + 1e-9) continue;
-    const outcome = explainQualification(q, percentages, score, document.rule_subjects ?? {});
-    if (outcome.qualifies) qualifying.push(q);
-    else {
-      const miss = nearMissOf(outcome, q.min_aps, maximum);
-      if (miss) nearMisses.push(miss);
+    let subjects = setFailures[entry.set];
+    if (subjects === undefined) {
+      subjects = subjectFailuresFor(sets[entry.set] as ApsQualification, percentages, rules);
+      setFailures[entry.set] = subjects;
     }
+    const shortOnAps = q.min_aps !== null && score < q.min_aps;
+    if (!shortOnAps && subjects.length === 0) {
+      qualifying.push(entry);
+      continue;
+    }
+    // Two unmet subject requirements are never a near miss (domain/aps/near-miss.ts): no outcome to build.
+    if (subjects.length > 1) continue;
+    const failures: QualificationFailure[] =
+      shortOnAps && q.min_aps !== null ? [{ kind: "min_aps", min_aps: q.min_aps, score }, ...subjects] : [...subjects];
+    const miss = nearMissOf({ id: q.id, name: q.name, qualifies: false, failures }, q.min_aps, maximum);
+    if (miss) nearMisses.push(miss);
   }
   return {
-    qualifies_for: qualifying.map((q) => q.id),
-    qualifications: qualifying.map((q) => ({ id: q.id, name: q.name, min_aps: q.min_aps, aps_scheme: q.scheme ?? scheme.id })),
+    qualifies_for: qualifying.map((e) => e.qualification.id),
+    qualifications: qualifying.map((e) => e.named),
     near_misses: orderNearMisses(nearMisses),
     other_schemes: others.map(({ variant, scores }) => ({
       id: variant.id,
