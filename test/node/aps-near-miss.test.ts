@@ -2,7 +2,7 @@
 // of "small" (exactly 10% of the maximum short is a near miss, one point more is not; one level short is,
 // two are not; a subject not taken is not), the order, and every 422 of the comparison.
 import { describe, expect, it } from "vitest";
-import { nearMissOf, NEAR_MISS_APS_SHARE } from "../../domain/aps/near-miss.ts";
+import { nearMissOf, NEAR_MISS_APS_SHARE, type NearMiss, orderNearMisses } from "../../domain/aps/near-miss.ts";
 import { explainQualification, percentagesOf } from "../../domain/aps/qualify.ts";
 import { answerCompareRequest, apsResultOf, type ApsIndex } from "../../domain/aps/request.ts";
 import type { ApsQualification, ApsRequirement, ApsUniversityDocument, Mark } from "../../domain/aps/scheme.ts";
@@ -169,6 +169,30 @@ const INDEX: ApsIndex = {
   subjects: SUBJECTS,
 };
 const load = async (slug: string) => DOCUMENTS.get(slug) ?? null;
+
+describe("the order of near misses", () => {
+  const subject = (need: number, have: number) => ({
+    kind: "subject" as const,
+    subject_slug: "mathematics",
+    need_level: 5,
+    have_level: 4,
+    need_percentage: need,
+    have_percentage: have,
+  });
+  const miss = (name: string, id: string, missing: NearMiss["missing"]): NearMiss => ({ qualification_id: id, name, min_aps: 30, missing });
+
+  it("fewer missing items first, then the smaller APS shortfall, the smaller percentage shortfall, the name and the id", () => {
+    const two = miss("A two items", "1", [{ kind: "aps", need: 30, have: 29 }, subject(60, 59)]);
+    const apsBy3 = miss("B", "2", [{ kind: "aps", need: 30, have: 27 }]);
+    const apsBy1 = miss("C", "3", [{ kind: "aps", need: 30, have: 29 }]);
+    const pctBy5 = miss("D", "4", [subject(60, 55)]);
+    const pctBy1 = miss("E", "5", [subject(60, 59)]);
+    const sameAsE = miss("E", "0", [subject(60, 59)]);
+    const sameButLaterName = miss("F", "6", [subject(60, 59)]);
+    const ordered = orderNearMisses([two, apsBy3, pctBy5, sameButLaterName, apsBy1, pctBy1, sameAsE]);
+    expect(ordered.map((m) => `${m.name}/${m.qualification_id}`)).toEqual(["E/0", "E/5", "F/6", "D/4", "C/3", "B/2", "A two items/1"]);
+  });
+});
 
 describe("near misses in the calculator's answer", () => {
   it("orders near misses by how little is missing", () => {
