@@ -1,5 +1,7 @@
 // The real local server, as a client sees it: wrangler starts the Worker on workerd with the test data
 // set, and the test talks HTTP to it on 127.0.0.1.
+import net from "node:net";
+import os from "node:os";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startLocalServer, type LocalServer } from "../../support/local-server.ts";
 
@@ -18,8 +20,28 @@ afterAll(async () => {
 });
 
 describe("the local server over HTTP", () => {
-  it("listens on loopback", () => {
-    expect(new URL(base).hostname).toBe("127.0.0.1");
+  it("listens on loopback only: the same port on this machine's other addresses refuses the connection", async () => {
+    const port = Number(new URL(base).port);
+    const others = Object.values(os.networkInterfaces())
+      .flat()
+      .filter((a) => a !== undefined && a.family === "IPv4" && !a.internal)
+      .map((a) => a?.address as string);
+    const connects = (host: string) =>
+      new Promise<boolean>((resolve) => {
+        const socket = net.connect({ host, port, timeout: 2_000 });
+        socket.once("connect", () => {
+          socket.destroy();
+          resolve(true);
+        });
+        socket.once("error", () => resolve(false));
+        socket.once("timeout", () => {
+          socket.destroy();
+          resolve(false);
+        });
+      });
+    expect(await connects("127.0.0.1")).toBe(true);
+    if (others.length === 0) console.warn("server.test: no non-loopback IPv4 address on this machine; only loopback checked");
+    for (const address of others) expect(await connects(address), address).toBe(false);
   });
 
   it("serves a list page to a client with a token, and refuses one without", async () => {
