@@ -67,9 +67,44 @@ const segment = fc.oneof(
   fc.uuid(),
 );
 const path = fc.array(segment, { minLength: 0, maxLength: 6 }).map((parts) => `/${parts.join("/")}`);
-const queryValue = fc.oneof(fc.constantFrom("1", "0", "-1", "100", "101", "01", "1.5", "", "abc", "9".repeat(30)), fc.string({ maxLength: 8 }));
+const queryValue = fc.oneof(
+  fc.constantFrom("1", "0", "-1", "100", "101", "01", "1.5", "", "abc", "9".repeat(30)),
+  // Values the filters parse: coordinates, dates, slugs, enums, in and out of range.
+  fc.constantFrom("-25.7479,28.2293", "91,0", "-25.7,", "2026-02-30", "2026-09-30", "gauteng", "engineering", "public", "7", "Health Sciences"),
+  fc.string({ maxLength: 8 }),
+);
+// Every list's pagination and filter parameters (schema/query.ts), a few on lists that do not take them.
+const QUERY_PARAMETERS = [
+  "page",
+  "per_page",
+  "q",
+  "x",
+  "page[]",
+  "",
+  "province",
+  "quintile",
+  "sector",
+  "phase",
+  "district",
+  "near",
+  "radius_km",
+  "university_slug",
+  "qualification_type",
+  "faculty",
+  "nqf_level",
+  "intake_year",
+  "subject",
+  "emis_number",
+  "code",
+  "field",
+  "provider_type",
+  "study_level",
+  "open_on",
+  "type",
+  "year",
+];
 const query = fc
-  .array(fc.tuple(fc.constantFrom("page", "per_page", "q", "x", "page[]", ""), queryValue), { maxLength: 4 })
+  .array(fc.tuple(fc.constantFrom(...QUERY_PARAMETERS), queryValue), { maxLength: 4 })
   .map((pairs) => pairs.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join("&"));
 const LISTS = [
   "/v1/data/universities",
