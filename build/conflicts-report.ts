@@ -4,6 +4,7 @@
 // transcription dated for the row's intake); outranked ones are settled by it, and listed so a person
 // can see what a weaker witness says. Deterministic: the same sources give the same file.
 import type { Conflict, ConflictEntry } from "./catalogue.ts";
+import type { ApsScheme } from "../domain/aps/scheme.ts";
 import type { Model } from "./link.ts";
 
 const cell = (text: string) => text.replace(/\|/g, "\\|").replace(/\n/g, " ");
@@ -22,7 +23,16 @@ function table(conflicts: Conflict[], shortName: Map<string, string>): string[] 
   return lines;
 }
 
-export function formatConflictsReport(conflicts: Conflict[], model: Model): string {
+/** The APS schemes published with low confidence: their evidence is split or thin, and their notes say how. */
+function schemeSection(schemes: readonly ApsScheme[], shortName: Map<string, string>): string[] {
+  const low = schemes.filter((s) => s.confidence === "low").sort((a, b) => (a.id < b.id ? -1 : 1));
+  if (low.length === 0) return ["None."];
+  return low.flatMap((s) => [
+    `- **${shortName.get(s.university_slug) ?? s.university_slug}, \`${s.id}\`** (${s.name}; source ${s.source_url}): ${s.notes}`,
+  ]);
+}
+
+export function formatConflictsReport(conflicts: Conflict[], model: Model, schemes: readonly ApsScheme[] = []): string {
   const shortName = new Map(model.universities.map((u) => [u.slug, u.short_name]));
   const order = (a: Conflict, b: Conflict) =>
     (shortName.get(a.university_slug) ?? "").localeCompare(shortName.get(b.university_slug) ?? "", "en") ||
@@ -63,6 +73,13 @@ export function formatConflictsReport(conflicts: Conflict[], model: Model): stri
     "## Outranked disagreements",
     "",
     ...(outranked.length === 0 ? ["None."] : table(outranked, shortName)),
+    "",
+    "## APS schemes on split or thin evidence",
+    "",
+    "Published with `low` confidence (README, docs/aps.md): the university's own statements of its method disagree, or",
+    "none was found for the current intake. Each scheme's notes, as the API publishes them, say what is open.",
+    "",
+    ...schemeSection(schemes, shortName),
     "",
   ].join("\n");
 }

@@ -116,7 +116,8 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
   const assembly = await assembleModel(options, log);
   if (!assembly.ok) return { ok: false, problems: assembly.problems, warnings: assembly.warnings, seconds: seconds() };
   const { model, schemes, variants, conflicts, warnings } = assembly;
-  if (options.conflictsReport) await writeFile(options.conflictsReport, formatConflictsReport(conflicts, model));
+  if (options.conflictsReport)
+    await writeFile(options.conflictsReport, formatConflictsReport(conflicts, model, [...schemes.values(), ...variants.values()]));
 
   const records = resourceRecords(model, schemes, variants);
   const find = findIndexFiles(records, model);

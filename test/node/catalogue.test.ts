@@ -177,7 +177,10 @@ describe("the catalogue's evidence in the build", () => {
     const assembly = await committedAssembly();
     if (!assembly.ok) throw new Error("the committed sources do not assemble");
     const committed = await readFile(path.join(ROOT, "docs", "data-conflicts.md"), "utf8");
-    expect(committed, "run npm run build to regenerate docs/data-conflicts.md").toBe(formatConflictsReport(assembly.conflicts, assembly.model));
+    expect(committed, "run npm run build to regenerate docs/data-conflicts.md").toBe(
+      formatConflictsReport(assembly.conflicts, assembly.model, [...assembly.schemes.values(), ...assembly.variants.values()]),
+    );
+    expect(committed).toMatch(/## APS schemes on split or thin evidence[\s\S]*`spu-2026`/);
     expect(committed).toContain("## Open conflicts");
   });
 });
