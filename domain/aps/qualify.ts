@@ -17,7 +17,8 @@ export type QualificationFailure =
 export type QualificationOutcome = { id: string; name: string; qualifies: boolean; failures: QualificationFailure[] };
 
 /** One way to meet a clause: one subject at a minimum, or any subject of a rule's class. */
-type Option = { label: string; subjects: ReadonlySet<string>; min_percentage: number };
+/** `key`: label and bound as text, made once (the key of per-request memos). */
+type Option = { label: string; subjects: ReadonlySet<string>; min_percentage: number; key: string };
 type Clause = { label: string; group: string | null; options: Option[] };
 /** `independent`: no rule and no subject in two clauses, so each clause can be checked on its own (the common case).
  * `signature`: the clauses as text; programmes with the same signature fail the same marks in the same way. */
@@ -47,13 +48,14 @@ function compileClauses(qualification: ApsQualification, ruleSubjects: Readonly<
   const groups = new Map<string, Option[]>();
   const addToGroup = (group: string, option: Option) => groups.set(group, [...(groups.get(group) ?? []), option]);
   for (const r of qualification.requirements) {
-    const option = { label: r.subject_slug, subjects: new Set([r.subject_slug]), min_percentage: r.min_percentage };
+    const option = { label: r.subject_slug, subjects: new Set([r.subject_slug]), min_percentage: r.min_percentage, key: `${r.subject_slug} ${r.min_percentage}` };
     if (r.alternative_group !== null) addToGroup(r.alternative_group, option);
     else if (r.is_compulsory) clauses.push({ label: r.subject_slug, group: null, options: [option] });
   }
   const rules: Clause[] = [];
   for (const g of qualification.general_requirements ?? []) {
-    const option = { label: ruleLabel(g.rule), subjects: new Set(ruleSubjects[g.rule] ?? []), min_percentage: g.min_percentage };
+    const label = ruleLabel(g.rule);
+    const option = { label, subjects: new Set(ruleSubjects[g.rule] ?? []), min_percentage: g.min_percentage, key: `${label} ${g.min_percentage}` };
     if (g.alternative_group !== null) addToGroup(g.alternative_group, option);
     else rules.push({ label: ruleLabel(g.rule), group: null, options: [option] });
   }
@@ -75,7 +77,7 @@ function meeting(option: Option, percentages: ReadonlyMap<string, number>): stri
     memo = new Map();
     ruleMeetings.set(percentages, memo);
   }
-  const key = `${option.label} ${option.min_percentage}`;
+  const key = option.key;
   let met = memo.get(key);
   if (!met) {
     met = [];
