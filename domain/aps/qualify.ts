@@ -48,7 +48,12 @@ function compileClauses(qualification: ApsQualification, ruleSubjects: Readonly<
   const groups = new Map<string, Option[]>();
   const addToGroup = (group: string, option: Option) => groups.set(group, [...(groups.get(group) ?? []), option]);
   for (const r of qualification.requirements) {
-    const option = { label: r.subject_slug, subjects: new Set([r.subject_slug]), min_percentage: r.min_percentage, key: `${r.subject_slug} ${r.min_percentage}` };
+    const option = {
+      label: r.subject_slug,
+      subjects: new Set([r.subject_slug]),
+      min_percentage: r.min_percentage,
+      key: `${r.subject_slug} ${r.min_percentage}`,
+    };
     if (r.alternative_group !== null) addToGroup(r.alternative_group, option);
     else if (r.is_compulsory) clauses.push({ label: r.subject_slug, group: null, options: [option] });
   }
@@ -115,6 +120,18 @@ function failureOf(clause: Clause, percentages: ReadonlyMap<string, number>): Qu
  * tiny): the clauses left without one, and which subject each matched clause took.
  */
 function matchClauses(candidates: string[][]): { unmatched: number[]; owner: Map<string, number> } {
+  // Most marks give every clause a subject of its own at the first try: then no search is needed, and with no
+  // clause unmatched nobody reads which subject each took.
+  const taken = new Set<string>();
+  for (const subjects of candidates) {
+    const free = subjects.find((subject) => !taken.has(subject));
+    if (free === undefined) return searchMatching(candidates);
+    taken.add(free);
+  }
+  return { unmatched: [], owner: new Map() };
+}
+
+function searchMatching(candidates: string[][]): { unmatched: number[]; owner: Map<string, number> } {
   const owner = new Map<string, number>();
   const assign = (clause: number, seen: Set<string>): boolean => {
     for (const subject of candidates[clause] ?? []) {
