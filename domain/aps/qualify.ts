@@ -36,7 +36,8 @@ function clausesOf(qualification: ApsQualification, ruleSubjects: Readonly<Recor
     const clauses = compileClauses(qualification, ruleSubjects);
     const subjects = clauses.flatMap((c) => c.options.flatMap((o) => [...o.subjects]));
     const independent = clauses.every((c) => c.options.every((o) => !o.label.startsWith("@"))) && new Set(subjects).size === subjects.length;
-    const signature = clauses.map((c) => `${c.label}:${c.options.map((o) => `${o.label}>=${o.min_percentage}`).join("|")}`).join(";");
+    // A group and a single subject of the same name fail differently (alternatives, subject): "group" tells them apart.
+    const signature = clauses.map((c) => `${c.group === null ? "" : "group "}${c.label}:${c.options.map((o) => o.key).join("|")}`).join(";");
     entry = { clauses, independent, signature };
     compiled.set(qualification, entry);
   }
@@ -155,21 +156,11 @@ export function explainQualification(
   score: number,
   ruleSubjects: Readonly<Record<string, readonly string[]>> = {},
 ): QualificationOutcome {
-  const compiledClauses = clausesOf(qualification, ruleSubjects);
-  let memo = subjectFailures.get(percentages);
-  if (!memo) {
-    memo = new Map();
-    subjectFailures.set(percentages, memo);
-  }
-  let subjects = memo.get(compiledClauses.signature);
-  if (!subjects) {
-    subjects = subjectFailuresOf(compiledClauses, percentages);
-    memo.set(compiledClauses.signature, subjects);
-  }
+  const subjects = subjectFailuresOf(clausesOf(qualification, ruleSubjects), percentages);
   const failures: QualificationFailure[] =
     qualification.min_aps !== null && score < qualification.min_aps
       ? [{ kind: "min_aps", min_aps: qualification.min_aps, score }, ...subjects]
-      : [...subjects];
+      : subjects;
   return { id: qualification.id, name: qualification.name, qualifies: failures.length === 0, failures };
 }
 
@@ -187,10 +178,6 @@ export function subjectFailuresFor(
 ): readonly QualificationFailure[] {
   return subjectFailuresOf(clausesOf(qualification, ruleSubjects), percentages);
 }
-
-// The subject failures depend only on the clauses and the marks: remembered per percentages map (one per
-// request and university) and clause signature, since half the programmes share their requirements with another.
-const subjectFailures = new WeakMap<ReadonlyMap<string, number>, Map<string, readonly QualificationFailure[]>>();
 
 function subjectFailuresOf({ clauses, independent }: Compiled, percentages: ReadonlyMap<string, number>): QualificationFailure[] {
   const failures: QualificationFailure[] = [];

@@ -194,6 +194,21 @@ describe("the order of near misses", () => {
   });
 });
 
+describe("programmes that share a requirement set", () => {
+  it("share one outcome only when their requirements are the same: a group of one subject is not that subject", () => {
+    const document = documentOf("gamma", "Gamma University", [
+      q("single", 20, [requirement("mathematics", 70)]),
+      q("group", 20, [alternative("mathematics", "mathematics", 70)]),
+      q("single-again", 21, [requirement("mathematics", 70)]),
+    ]);
+    const result = apsResultOf(document, MARKS); // Mathematics 65: level 5, one short of 70's level 6
+    const missing = new Map(result.near_misses.map((m) => [m.qualification_id, m.missing]));
+    expect(missing.get("single")).toEqual([expect.objectContaining({ kind: "subject", subject_slug: "mathematics" })]);
+    expect(missing.get("single-again")).toEqual(missing.get("single"));
+    expect(missing.get("group")).toEqual([expect.objectContaining({ kind: "group", group: "mathematics" })]);
+  });
+});
+
 describe("near misses in the calculator's answer", () => {
   it("orders near misses by how little is missing", () => {
     const result = apsResultOf(DOCUMENTS.get("alpha") as ApsUniversityDocument, MARKS);
