@@ -27,9 +27,9 @@ function table(conflicts: Conflict[], shortName: Map<string, string>): string[] 
 function schemeSection(schemes: readonly ApsScheme[], shortName: Map<string, string>): string[] {
   const low = schemes.filter((s) => s.confidence === "low").sort((a, b) => (a.id < b.id ? -1 : 1));
   if (low.length === 0) return ["None."];
-  return low.flatMap((s) => [
-    `- **${shortName.get(s.university_slug) ?? s.university_slug}, \`${s.id}\`** (${s.name}; source ${s.source_url}): ${s.notes}`,
-  ]);
+  return low.map(
+    (s) => `- **${shortName.get(s.university_slug) ?? s.university_slug}, \`${s.id}\`** (${s.name}; source ${s.source_url}): ${s.notes}`,
+  );
 }
 
 export function formatConflictsReport(conflicts: Conflict[], model: Model, schemes: readonly ApsScheme[] = []): string {

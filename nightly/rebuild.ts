@@ -148,7 +148,6 @@ type Run = {
   report: RebuildReport;
   log: (line: string) => void;
   workDir: string;
-  config?: UpstreamConfig;
   /** The staging folder of a build that is not yet published (removed if the run stops before publishing). */
   staged?: string;
 };
@@ -163,10 +162,8 @@ function stop(run: Run, status: RebuildReport["status"], ...reasons: string[]): 
 }
 
 /** 1. gather the upstream files (downloads, or EDU_UPSTREAM_DIR). */
-async function gather(run: Run): Promise<UpstreamFiles> {
+async function gather(run: Run, config: UpstreamConfig): Promise<UpstreamFiles> {
   const { options } = run;
-  const config = await loadUpstreamConfig(options.configFile);
-  run.config = config;
   try {
     const upstream = await gatherUpstream({
       config,
@@ -229,9 +226,8 @@ async function stage(run: Run, imported: string): Promise<string> {
 }
 
 /** 4. diff against the published build, and 5. guard: refuse losses over the share and resources under their floor. */
-async function guard(run: Run, staged: string, imports: UpstreamImport): Promise<BuildDiff> {
+async function guard(run: Run, config: UpstreamConfig, staged: string, imports: UpstreamImport): Promise<BuildDiff> {
   const { options, report } = run;
-  const config = run.config ?? (await loadUpstreamConfig(options.configFile));
   const maxDropShare = options.maxDropShare ?? config.guard.max_drop_share;
   const diff: BuildDiff = await diffBuilds(options.outDir, staged);
   report.diff = diff;
@@ -298,10 +294,11 @@ export async function runRebuild(options: RebuildOptions): Promise<RebuildResult
   const run: Run = { options, report, log: options.log ?? (() => {}), workDir: await mkdtemp(path.join(os.tmpdir(), "edu-rebuild-")) };
   try {
     await recoverInterruptedPublish(options.outDir);
-    const upstream = await gather(run);
+    const config = await loadUpstreamConfig(options.configFile);
+    const upstream = await gather(run, config);
     const { folder, imports } = await importTables(run, upstream);
     const staged = await stage(run, folder);
-    const diff = await guard(run, staged, imports);
+    const diff = await guard(run, config, staged, imports);
     await publish(run, staged, folder, diff);
     if (options.deploy) await deploy(run);
   } catch (error) {

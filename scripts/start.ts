@@ -35,10 +35,7 @@ async function main(argv: string[]): Promise<number | undefined> {
     console.log("No build in dist/ yet: building from sources/ ...");
     const result = await runBuild({ ...options, log: (line) => console.log(`  ${line}`) });
     console.log(formatSummary(result));
-    if (!result.ok) {
-      process.exitCode = 1;
-      return;
-    }
+    if (!result.ok) return 1;
   }
   const key = await ensureDevKeys();
   const port = process.env.PORT ?? "8787";

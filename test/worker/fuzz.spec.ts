@@ -12,6 +12,7 @@ import { todayInJohannesburg } from "../../lib/dates.ts";
 import { ErrorBody } from "../../schema/api.ts";
 import { ERROR_STATUS } from "../../schema/errors.ts";
 import { BASE, base64url, callDirect as call, json, token } from "./support.ts";
+import { LIST_QUERY_PARAMETERS } from "../../schema/query.ts";
 
 const RUNS = Number((env as unknown as { FUZZ_RUNS?: string }).FUZZ_RUNS ?? 40);
 const TIME_BOUND_MS = 2_000;
@@ -73,36 +74,9 @@ const queryValue = fc.oneof(
   fc.constantFrom("-25.7479,28.2293", "91,0", "-25.7,", "2026-02-30", "2026-09-30", "gauteng", "engineering", "public", "7", "Health Sciences"),
   fc.string({ maxLength: 8 }),
 );
-// Every list's pagination and filter parameters (schema/query.ts), a few on lists that do not take them.
-const QUERY_PARAMETERS = [
-  "page",
-  "per_page",
-  "q",
-  "x",
-  "page[]",
-  "",
-  "province",
-  "quintile",
-  "sector",
-  "phase",
-  "district",
-  "near",
-  "radius_km",
-  "university_slug",
-  "qualification_type",
-  "faculty",
-  "nqf_level",
-  "intake_year",
-  "subject",
-  "emis_number",
-  "code",
-  "field",
-  "provider_type",
-  "study_level",
-  "open_on",
-  "type",
-  "year",
-];
+// Every list's pagination and filter parameters (schema/query.ts), each also sent to lists that do not take it,
+// and a few names no list takes.
+const QUERY_PARAMETERS = [...new Set(Object.values(LIST_QUERY_PARAMETERS).flatMap((parameters) => Object.keys(parameters))), "x", "page[]", ""];
 const query = fc
   .array(fc.tuple(fc.constantFrom(...QUERY_PARAMETERS), queryValue), { maxLength: 4 })
   .map((pairs) => pairs.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join("&"));
