@@ -104,14 +104,21 @@ type Selection = {
   exact: number;
 };
 
-/** Scores every mark and fills the scheme's places: the part of the calculation a score needs. */
-function select(scheme: ApsScheme, marks: readonly Mark[], required: ReadonlySet<string>): Selection {
+/** Every mark scored on the scheme, best first. */
+function rank(scheme: ApsScheme, marks: readonly Mark[]): Scored[] {
+  const compiled = compiledOf(scheme);
+  return marks.map((m) => score(compiled, { subject_slug: m.subject_slug, percentage: m.percentage })).sort(better);
+}
+
+/** Fills the scheme's places from the ranked marks: the part of the calculation a score needs. */
+function select(scheme: ApsScheme, ranked: readonly Scored[], required: ReadonlySet<string>): Selection {
   const compiled = compiledOf(scheme);
   const forced = scheme.required_subjects_counted ? required : NO_SUBJECTS;
-  const first = (a: Scored, b: Scored) => Number(forced.has(b.mark.subject_slug)) - Number(forced.has(a.mark.subject_slug));
-  const scored = marks
-    .map((m) => score(compiled, { subject_slug: m.subject_slug, percentage: m.percentage }))
-    .sort((a, b) => first(a, b) || better(a, b));
+  // Required subjects first, each part still best first.
+  const scored =
+    forced.size === 0
+      ? [...ranked]
+      : [...ranked.filter((s) => forced.has(s.mark.subject_slug)), ...ranked.filter((s) => !forced.has(s.mark.subject_slug))];
   const countedAs = new Map<Scored, { class: string; note: string; position: number }>();
   const unfilled: UnfilledSlot[] = [];
 
@@ -141,8 +148,20 @@ export function apsScoreOf(
   marks: readonly Mark[],
   required: ReadonlySet<string> = NO_SUBJECTS,
 ): Pick<ApsComputation, "score" | "exact_score"> {
-  const { exact } = select(scheme, marks, required);
-  return { score: Math.floor(exact), exact_score: exact };
+  return scorerOf(scheme, marks)(required);
+}
+
+/** apsScoreOf for one scheme and one set of marks with many sets of required subjects (a university's programmes
+ * on a scheme that counts them): the marks are scored and ranked once. */
+export function scorerOf(
+  scheme: ApsScheme,
+  marks: readonly Mark[],
+): (required?: ReadonlySet<string>) => Pick<ApsComputation, "score" | "exact_score"> {
+  const ranked = rank(scheme, marks);
+  return (required = NO_SUBJECTS) => {
+    const { exact } = select(scheme, ranked, required);
+    return { score: Math.floor(exact), exact_score: exact };
+  };
 }
 
 /**
@@ -150,7 +169,7 @@ export function apsScoreOf(
  * before any other subject of the same slot, whether or not they are among the best.
  */
 export function computeAps(scheme: ApsScheme, marks: readonly Mark[], required: ReadonlySet<string> = NO_SUBJECTS): ApsComputation {
-  const { scored, countedAs, unfilled, exact } = select(scheme, marks, required);
+  const { scored, countedAs, unfilled, exact } = select(scheme, rank(scheme, marks), required);
   const subjects = scored.map((s) => {
     const slot = countedAs.get(s);
     const breakdown: SubjectBreakdown = {

@@ -9,7 +9,7 @@
 // Both may hold at once (2 points short and Mathematics one level short). Ordered by how little is missing:
 // fewer missing items first, then the smaller APS shortfall, then the smaller percentage shortfall, then name.
 import { levelOfPercentage } from "../requirements.ts";
-import type { QualificationFailure, QualificationOutcome, RequirementOutcome } from "./qualify.ts";
+import type { QualificationOutcome, RequirementOutcome, SubjectFailure } from "./qualify.ts";
 
 export const NEAR_MISS_APS_SHARE = 0.1;
 
@@ -38,12 +38,14 @@ function withinOneLevel(option: RequirementOutcome): MissingOption | null {
   };
 }
 
-function missingOf(failure: QualificationFailure, maximum: number): Missing | null {
+/** The APS shortfall as a near miss, or null when it is more than NEAR_MISS_APS_SHARE of the maximum. */
+function apsMissing(minAps: number, score: number, maximum: number): Missing | null {
+  return minAps - score <= NEAR_MISS_APS_SHARE * maximum + 1e-9 ? { kind: "aps", need: minAps, have: score } : null;
+}
+
+/** An unmet subject requirement as a near miss, or null when it is more than one level short. */
+function subjectMissing(failure: SubjectFailure): Missing | null {
   switch (failure.kind) {
-    case "min_aps":
-      return failure.min_aps - failure.score <= NEAR_MISS_APS_SHARE * maximum + 1e-9
-        ? { kind: "aps", need: failure.min_aps, have: failure.score }
-        : null;
     case "subject": {
       const option = withinOneLevel(failure);
       return option ? { kind: "subject", ...option } : null;
@@ -62,15 +64,43 @@ function missingOf(failure: QualificationFailure, maximum: number): Missing | nu
 /** The near miss an outcome is, or null (it qualifies, or more than a small change is missing). */
 export function nearMissOf(outcome: QualificationOutcome, minAps: number | null, maximum: number): NearMiss | null {
   if (outcome.qualifies) return null;
-  const subjectFailures = outcome.failures.filter((f) => f.kind !== "min_aps");
-  if (subjectFailures.length > 1) return null;
-  const missing: Missing[] = [];
+  let score: number | null = null;
+  const subjectFailures: SubjectFailure[] = [];
   for (const failure of outcome.failures) {
-    const item = missingOf(failure, maximum);
+    if (failure.kind === "min_aps") score = failure.score;
+    else subjectFailures.push(failure);
+  }
+  const subjects = subjectShortfalls(subjectFailures);
+  return subjects === null ? null : nearMissWith({ id: outcome.id, name: outcome.name, min_aps: minAps }, score, maximum, subjects);
+}
+
+/** What unmet subject requirements are missing as a near miss ([] for none), or null when that is more than a small
+ * change. Programmes that share requirements share this. */
+export function subjectShortfalls(failures: readonly SubjectFailure[]): Missing[] | null {
+  if (failures.length > 1) return null;
+  const missing: Missing[] = [];
+  for (const failure of failures) {
+    const item = subjectMissing(failure);
     if (item === null) return null;
     missing.push(item);
   }
-  return { qualification_id: outcome.id, name: outcome.name, min_aps: minAps, missing };
+  return missing;
+}
+
+/** The near miss of a programme with these subject shortfalls whose score is `score` (null: its APS is not short),
+ * or null when it is more than a small change short on the APS. */
+export function nearMissWith(
+  qualification: { id: string; name: string; min_aps: number | null },
+  score: number | null,
+  maximum: number,
+  subjects: readonly Missing[],
+): NearMiss | null {
+  const { id, name, min_aps } = qualification;
+  if (score === null || min_aps === null || score >= min_aps) {
+    return subjects.length === 0 ? null : { qualification_id: id, name, min_aps, missing: [...subjects] };
+  }
+  const aps = apsMissing(min_aps, score, maximum);
+  return aps === null ? null : { qualification_id: id, name, min_aps, missing: [aps, ...subjects] };
 }
 
 const apsShort = (m: NearMiss) => m.missing.reduce((n, item) => (item.kind === "aps" ? n + item.need - item.have : n), 0);
@@ -82,11 +112,15 @@ const percentageShort = (m: NearMiss) =>
   }, 0);
 
 export function orderNearMisses(misses: NearMiss[]): NearMiss[] {
-  return [...misses].sort(
-    (a, b) =>
-      a.missing.length - b.missing.length ||
-      apsShort(a) - apsShort(b) ||
-      percentageShort(a) - percentageShort(b) ||
-      (a.name < b.name ? -1 : a.name > b.name ? 1 : a.qualification_id < b.qualification_id ? -1 : 1),
-  );
+  // Each miss's shortfalls are worked out once, not at every comparison.
+  return misses
+    .map((miss) => ({ miss, aps: apsShort(miss), percentage: percentageShort(miss) }))
+    .sort(
+      (a, b) =>
+        a.miss.missing.length - b.miss.missing.length ||
+        a.aps - b.aps ||
+        a.percentage - b.percentage ||
+        (a.miss.name < b.miss.name ? -1 : a.miss.name > b.miss.name ? 1 : a.miss.qualification_id < b.miss.qualification_id ? -1 : 1),
+    )
+    .map(({ miss }) => miss);
 }

@@ -14,34 +14,106 @@ export type QualificationFailure =
   | { kind: "alternatives"; group: string; options: RequirementOutcome[] }
   | { kind: "rule"; rule: string; min_percentage: number; best: number | null };
 
+/** A failure of a subject requirement (every kind but min_aps). */
+export type SubjectFailure = Exclude<QualificationFailure, { kind: "min_aps" }>;
+
 export type QualificationOutcome = { id: string; name: string; qualifies: boolean; failures: QualificationFailure[] };
 
-/** One way to meet a clause: one subject at a minimum, or any subject of a rule's class. */
-/** `key`: label and bound as text, made once (the key of per-request memos). */
-type Option = { label: string; subjects: ReadonlySet<string>; min_percentage: number; key: string };
+/** One way to meet a clause: one subject at a minimum, or (`rule`) any subject of a rule's class.
+ * `key`: label and bound as text, made once (the key of per-request memos). */
+type Option = { label: string; rule: boolean; subjects: ReadonlySet<string>; min_percentage: number; key: string; subject: number };
+// (`subject`: the number of an option's one subject; for a rule option, the number of the rule option itself: options
+// with the same rule, class and minimum share it.)
 type Clause = { label: string; group: string | null; options: Option[] };
-/** `independent`: no rule and no subject in two clauses, so each clause can be checked on its own (the common case).
- * `signature`: the clauses as text; programmes with the same signature fail the same marks in the same way. */
-type Compiled = { clauses: Clause[]; independent: boolean; signature: string };
+/** A qualification's requirements compiled into clauses. `independent`: no rule and no subject in two clauses, so
+ * each clause can be checked on its own (the common case). `signature`: the clauses as text; programmes with the
+ * same signature fail the same marks in the same way, so a caller judging many programmes judges each set once. */
+export type RequirementSet = { clauses: Clause[]; independent: IndependentChecks | null; signature: string };
+/** An independent set's clauses as flat arrays, for the check every request makes of every set: option i needs
+ * subject number subjects[i] at minimums[i]; clause c's options end before clauseEnds[c]. */
+type IndependentChecks = { subjects: Int32Array; minimums: Float64Array; clauseEnds: Int32Array; highest: number };
+
+// Every subject a requirement names gets a number, so the matcher reads a learner's percentage from an array rather
+// than looking a slug up in a map: the set of subjects is the catalogue's, so the numbering stays small.
+const subjectNumbers = new Map<string, number>();
+
+// Rule options get numbers too (the same rule, class and minimum, the same number): the learner's memo of what meets
+// each is an array.
+const ruleOptionNumbers = new Map<string, number>();
+
+/** The number of a key among `numbers`: a new one, the next, for a key not seen before. */
+function numbered(numbers: Map<string, number>, key: string): number {
+  let n = numbers.get(key);
+  if (n === undefined) {
+    n = numbers.size;
+    numbers.set(key, n);
+  }
+  return n;
+}
+
+/**
+ * A learner's marks as the matcher reads them: by slug, and by subject number. `ruleMeetings`: per rule option (by
+ * its number), the learner's subjects that meet it, found the first time a programme asks ("@other-language at 50%"
+ * meets the same subjects in every programme that asks for it).
+ */
+export type Learner = { percentages: ReadonlyMap<string, number>; bySubject: Float64Array; ruleMeetings: (string[] | undefined)[] };
+
+export function learnerOf(percentages: ReadonlyMap<string, number>): Learner {
+  const bySubject = new Float64Array(subjectNumbers.size).fill(-1);
+  for (const [slug, percentage] of percentages) {
+    const n = subjectNumbers.get(slug);
+    if (n !== undefined) bySubject[n] = percentage;
+  }
+  return { percentages, bySubject, ruleMeetings: [] };
+}
+
+/** The learner's percentage in an option's one subject, or -1. (A subject numbered after the learner was read, by a
+ * requirement compiled since, is looked up by slug.) */
+const percentageFor = (learner: Learner, option: Option): number =>
+  option.subject < learner.bySubject.length ? (learner.bySubject[option.subject] as number) : (learner.percentages.get(option.label) ?? -1);
 
 /** The rule name as it appears in failures and option lists: "@other-language". */
 const ruleLabel = (rule: string) => `@${rule}`;
 
 // A qualification's clauses depend only on the (immutable) document: compiled once per qualification object.
-const compiled = new WeakMap<ApsQualification, Compiled>();
+const compiled = new WeakMap<ApsQualification, RequirementSet>();
 
-function clausesOf(qualification: ApsQualification, ruleSubjects: Readonly<Record<string, readonly string[]>>): Compiled {
+export function requirementSetOf(qualification: ApsQualification, ruleSubjects: Readonly<Record<string, readonly string[]>>): RequirementSet {
   let entry = compiled.get(qualification);
   if (!entry) {
     const clauses = compileClauses(qualification, ruleSubjects);
     const subjects = clauses.flatMap((c) => c.options.flatMap((o) => [...o.subjects]));
-    const independent = clauses.every((c) => c.options.every((o) => !o.label.startsWith("@"))) && new Set(subjects).size === subjects.length;
+    const independent =
+      clauses.every((c) => c.options.every((o) => !o.rule)) && new Set(subjects).size === subjects.length ? checksOf(clauses) : null;
     // A group and a single subject of the same name fail differently (alternatives, subject): "group" tells them apart.
     const signature = clauses.map((c) => `${c.group === null ? "" : "group "}${c.label}:${c.options.map((o) => o.key).join("|")}`).join(";");
     entry = { clauses, independent, signature };
     compiled.set(qualification, entry);
   }
   return entry;
+}
+
+/** Whether clause c of an independent set is met: array reads, or look-ups by slug for a learner read before a
+ * subject of the set was numbered. */
+function independentClauseMet(checks: IndependentChecks, c: number, clause: Clause, learner: Learner): boolean {
+  const { bySubject } = learner;
+  if (checks.highest >= bySubject.length) return clause.options.some((o) => percentageFor(learner, o) >= o.min_percentage);
+  const { subjects, minimums, clauseEnds } = checks;
+  for (let o = c === 0 ? 0 : (clauseEnds[c - 1] as number); o < (clauseEnds[c] as number); o++) {
+    if ((bySubject[subjects[o] as number] as number) >= (minimums[o] as number)) return true;
+  }
+  return false;
+}
+
+function checksOf(clauses: readonly Clause[]): IndependentChecks {
+  const options = clauses.flatMap((c) => c.options);
+  let end = 0;
+  return {
+    subjects: Int32Array.from(options, (o) => o.subject),
+    minimums: Float64Array.from(options, (o) => o.min_percentage),
+    clauseEnds: Int32Array.from(clauses, (c) => (end += c.options.length)),
+    highest: Math.max(-1, ...options.map((o) => o.subject)),
+  };
 }
 
 function compileClauses(qualification: ApsQualification, ruleSubjects: Readonly<Record<string, readonly string[]>>): Clause[] {
@@ -51,6 +123,8 @@ function compileClauses(qualification: ApsQualification, ruleSubjects: Readonly<
   for (const r of qualification.requirements) {
     const option = {
       label: r.subject_slug,
+      rule: false,
+      subject: numbered(subjectNumbers, r.subject_slug),
       subjects: new Set([r.subject_slug]),
       min_percentage: r.min_percentage,
       key: `${r.subject_slug} ${r.min_percentage}`,
@@ -61,7 +135,16 @@ function compileClauses(qualification: ApsQualification, ruleSubjects: Readonly<
   const rules: Clause[] = [];
   for (const g of qualification.general_requirements ?? []) {
     const label = ruleLabel(g.rule);
-    const option = { label, subjects: new Set(ruleSubjects[g.rule] ?? []), min_percentage: g.min_percentage, key: `${label} ${g.min_percentage}` };
+    const subjects = ruleSubjects[g.rule] ?? [];
+    const key = `${label} ${g.min_percentage}`;
+    const option = {
+      label,
+      rule: true,
+      subject: numbered(ruleOptionNumbers, `${key} ${subjects.join(" ")}`),
+      subjects: new Set(subjects),
+      min_percentage: g.min_percentage,
+      key,
+    };
     if (g.alternative_group !== null) addToGroup(g.alternative_group, option);
     else rules.push({ label: ruleLabel(g.rule), group: null, options: [option] });
   }
@@ -70,41 +153,32 @@ function compileClauses(qualification: ApsQualification, ruleSubjects: Readonly<
   return [...clauses, ...rules];
 }
 
-// A rule's subjects are the document's, so within one set of marks "@other-language at 50%" meets the same
-// subjects in every programme that asks for it: remembered per percentages map (one per request), so a
-// university's hundred programmes do not each walk the learner's subjects for it.
-const ruleMeetings = new WeakMap<ReadonlyMap<string, number>, Map<string, string[]>>();
-
 /** The learner subjects that meet an option (a fractional 59.99 does not meet 60). */
-function meeting(option: Option, percentages: ReadonlyMap<string, number>): string[] {
-  if (!option.label.startsWith("@")) return (percentages.get(option.label) ?? -1) >= option.min_percentage ? [option.label] : [];
-  let memo = ruleMeetings.get(percentages);
-  if (!memo) {
-    memo = new Map();
-    ruleMeetings.set(percentages, memo);
-  }
-  const key = option.key;
-  let met = memo.get(key);
-  if (!met) {
+function meeting(option: Option, learner: Learner): string[] {
+  if (!option.rule) return percentageFor(learner, option) >= option.min_percentage ? [option.label] : [];
+  let met = learner.ruleMeetings[option.subject];
+  if (met === undefined) {
     met = [];
     // The learner's subjects (at most 20) against the option's set, never the other way round (a rule's class has ~90).
-    for (const [subject, percentage] of percentages) if (percentage >= option.min_percentage && option.subjects.has(subject)) met.push(subject);
-    memo.set(key, met);
+    for (const [subject, percentage] of learner.percentages)
+      if (percentage >= option.min_percentage && option.subjects.has(subject)) met.push(subject);
+    learner.ruleMeetings[option.subject] = met;
   }
   return met;
 }
 
 /** The learner's best percentage among an option's subjects, or null when the learner takes none of them. */
 function bestOf(option: Option, percentages: ReadonlyMap<string, number>): number | null {
+  if (!option.rule) return percentages.get(option.label) ?? null;
   let best: number | null = null;
   for (const [subject, percentage] of percentages) if (option.subjects.has(subject) && (best === null || percentage > best)) best = percentage;
   return best;
 }
 
-function failureOf(clause: Clause, percentages: ReadonlyMap<string, number>): QualificationFailure {
+function failureOf(clause: Clause, percentages: ReadonlyMap<string, number>): SubjectFailure {
   const [only] = clause.options;
   if (clause.group === null && only) {
-    if (only.label.startsWith("@")) {
+    if (only.rule) {
       return { kind: "rule", rule: only.label.slice(1), min_percentage: only.min_percentage, best: bestOf(only, percentages) };
     }
     return { kind: "subject", subject_slug: only.label, min_percentage: only.min_percentage, percentage: percentages.get(only.label) ?? null };
@@ -117,22 +191,32 @@ function failureOf(clause: Clause, percentages: ReadonlyMap<string, number>): Qu
 }
 
 /**
+ * Whether the first free subject of each clause, clause by clause, gives every clause a subject of its own: true
+ * for most marks that meet a set, and then no search is needed and nothing is built.
+ */
+function firstFitMeetsAll(clauses: readonly Clause[], learner: Learner): boolean {
+  const taken: string[] = [];
+  for (const clause of clauses) {
+    let free: string | undefined;
+    for (const o of clause.options) {
+      if (!o.rule) {
+        if (percentageFor(learner, o) >= o.min_percentage && !taken.includes(o.label)) free = o.label;
+      } else {
+        free = meeting(o, learner).find((subject) => !taken.includes(subject));
+      }
+      if (free !== undefined) break;
+    }
+    if (free === undefined) return false;
+    taken.push(free);
+  }
+  return true;
+}
+
+/**
  * Gives each clause a subject of its own where it can (bipartite matching by augmenting paths; the sizes are
  * tiny): the clauses left without one, and which subject each matched clause took.
  */
 function matchClauses(candidates: string[][]): { unmatched: number[]; owner: Map<string, number> } {
-  // Most marks give every clause a subject of its own at the first try: then no search is needed, and with no
-  // clause unmatched nobody reads which subject each took.
-  const taken = new Set<string>();
-  for (const subjects of candidates) {
-    const free = subjects.find((subject) => !taken.has(subject));
-    if (free === undefined) return searchMatching(candidates);
-    taken.add(free);
-  }
-  return { unmatched: [], owner: new Map() };
-}
-
-function searchMatching(candidates: string[][]): { unmatched: number[]; owner: Map<string, number> } {
   const owner = new Map<string, number>();
   const assign = (clause: number, seen: Set<string>): boolean => {
     for (const subject of candidates[clause] ?? []) {
@@ -156,7 +240,7 @@ export function explainQualification(
   score: number,
   ruleSubjects: Readonly<Record<string, readonly string[]>> = {},
 ): QualificationOutcome {
-  const subjects = subjectFailuresOf(clausesOf(qualification, ruleSubjects), percentages);
+  const subjects = unmetRequirements(requirementSetOf(qualification, ruleSubjects), learnerOf(percentages)) ?? [];
   const failures: QualificationFailure[] =
     qualification.min_aps !== null && score < qualification.min_aps
       ? [{ kind: "min_aps", min_aps: qualification.min_aps, score }, ...subjects]
@@ -164,49 +248,48 @@ export function explainQualification(
   return { id: qualification.id, name: qualification.name, qualifies: failures.length === 0, failures };
 }
 
-/** What a qualification's requirements have in common with others': programmes with the same signature fail
- * the same marks in the same way, so a caller judging many programmes can judge each signature once. */
-export function requirementSignatureOf(qualification: ApsQualification, ruleSubjects: Readonly<Record<string, readonly string[]>> = {}): string {
-  return clausesOf(qualification, ruleSubjects).signature;
-}
-
-/** The subject requirements the marks do not meet (no min_aps failure): explainQualification's failures but that one. */
-export function subjectFailuresFor(
-  qualification: ApsQualification,
-  percentages: ReadonlyMap<string, number>,
-  ruleSubjects: Readonly<Record<string, readonly string[]>> = {},
-): readonly QualificationFailure[] {
-  return subjectFailuresOf(clausesOf(qualification, ruleSubjects), percentages);
-}
-
-function subjectFailuresOf({ clauses, independent }: Compiled, percentages: ReadonlyMap<string, number>): QualificationFailure[] {
-  const failures: QualificationFailure[] = [];
+/**
+ * The subject requirements the marks do not meet (no min_aps failure): explainQualification's failures but that one.
+ * `atMost`: a caller that only needs to know there are more than this many (the near-miss rule stops at one) gets
+ * null instead, without the failures being described.
+ */
+export function unmetRequirements(
+  { clauses, independent }: RequirementSet,
+  learner: Learner,
+  atMost = Number.POSITIVE_INFINITY,
+): SubjectFailure[] | null {
+  const { percentages } = learner;
   if (independent) {
-    for (const clause of clauses) {
-      let met = false;
-      for (const o of clause.options) if ((percentages.get(o.label) ?? -1) >= o.min_percentage) met = true;
-      if (!met) failures.push(failureOf(clause, percentages));
+    // Unmet clauses are counted before any is described: most programmes a learner misses, they miss by several.
+    let unmet: number[] | undefined;
+    for (let c = 0; c < clauses.length; c++) {
+      const met = independentClauseMet(independent, c, clauses[c] as Clause, learner);
+      if (met) continue;
+      unmet ??= [];
+      unmet.push(c);
+      if (unmet.length > atMost) return null;
     }
-    return failures;
+    return unmet === undefined ? [] : unmet.map((i) => failureOf(clauses[i] as Clause, percentages));
   }
+  if (firstFitMeetsAll(clauses, learner)) return [];
   const candidates = clauses.map((clause) => {
-    if (clause.options.length === 1) return meeting(clause.options[0] as Option, percentages);
+    if (clause.options.length === 1) return meeting(clause.options[0] as Option, learner);
     // A clause's options share no subject but a rule's class may hold one of them: each subject once.
     const met: string[] = [];
-    for (const o of clause.options) for (const subject of meeting(o, percentages)) if (!met.includes(subject)) met.push(subject);
+    for (const o of clause.options) for (const subject of meeting(o, learner)) if (!met.includes(subject)) met.push(subject);
     return met;
   });
   const { unmatched, owner } = matchClauses(candidates);
-  for (const i of unmatched) {
+  if (unmatched.length > atMost) return null;
+  return unmatched.map((i) => {
     // What this clause could still use: the learner's subjects other clauses do not need.
     const free = new Map<string, number>();
     for (const [subject, percentage] of percentages) {
       const holder = owner.get(subject);
       if (holder === undefined || holder === i) free.set(subject, percentage);
     }
-    failures.push(failureOf(clauses[i] as Clause, free));
-  }
-  return failures;
+    return failureOf(clauses[i] as Clause, free);
+  });
 }
 
 export function percentagesOf(marks: readonly Mark[]): Map<string, number> {

@@ -3,9 +3,9 @@
 // loaded through the caller's function, and the result is scored and matched. The Worker wraps a 422 as
 // {"error": {...}} and a 200 as {"data": ...}.
 import { z } from "zod";
-import { type ApsComputation, apsScoreOf, computeAps } from "./engine.ts";
-import { NEAR_MISS_APS_SHARE, nearMissOf, orderNearMisses, type NearMiss } from "./near-miss.ts";
-import { percentagesOf, type QualificationFailure, requirementSignatureOf, subjectFailuresFor } from "./qualify.ts";
+import { type ApsComputation, apsScoreOf, computeAps, scorerOf } from "./engine.ts";
+import { NEAR_MISS_APS_SHARE, type NearMiss, nearMissWith, orderNearMisses, subjectShortfalls } from "./near-miss.ts";
+import { learnerOf, percentagesOf, type RequirementSet, requirementSetOf, unmetRequirements } from "./qualify.ts";
 import { CONFIDENCE_LEVELS, MAX_SLUG_LENGTH, SLUG } from "../../lib/vocabulary.ts";
 import { APS_METHODS, LIFE_ORIENTATION_TREATMENTS, type ApsQualification, type ApsScheme, type ApsUniversityDocument, type Mark } from "./scheme.ts";
 
@@ -272,7 +272,8 @@ function requiredSubjectsOf(q: ApsQualification, percentages: ReadonlyMap<string
 type Scores = Pick<ApsComputation, "score" | "exact_score">;
 
 /** A university's document prepared for judging many requests: each qualification with its scheme resolved and
- * the index of its requirement set (qualifications that share requirements share one look at the marks). */
+ * the index of its requirement set (qualifications that share requirements and a scheme share one look at the
+ * marks, and one score where the scheme counts required subjects). */
 type PreparedDocument = {
   entries: {
     qualification: ApsQualification;
@@ -282,8 +283,8 @@ type PreparedDocument = {
     /** What `qualifications` lists for it when the marks qualify (immutable, so shared by every answer). */
     named: { id: string; name: string; min_aps: number | null; aps_scheme: string };
   }[];
-  /** One qualification per distinct requirement set. */
-  sets: ApsQualification[];
+  /** The distinct requirement sets (per scheme). */
+  sets: RequirementSet[];
 };
 
 // Documents are immutable and kept per isolate (functions/assets.ts), so each is prepared once.
@@ -295,16 +296,17 @@ function prepare(document: ApsUniversityDocument): PreparedDocument {
   const { scheme } = document;
   const rules = document.rule_subjects ?? {};
   const setIndex = new Map<string, number>();
-  const sets: ApsQualification[] = [];
+  const sets: RequirementSet[] = [];
   const entries = document.qualifications.map((q) => {
-    const signature = requirementSignatureOf(q, rules);
+    const qScheme = q.scheme === undefined ? scheme : ((document.variants ?? []).find((v) => v.id === q.scheme) ?? scheme);
+    const requirements = requirementSetOf(q, rules);
+    const signature = `${qScheme.id}\n${requirements.signature}`;
     let set = setIndex.get(signature);
     if (set === undefined) {
       set = sets.length;
       setIndex.set(signature, set);
-      sets.push(q);
+      sets.push(requirements);
     }
-    const qScheme = q.scheme === undefined ? scheme : ((document.variants ?? []).find((v) => v.id === q.scheme) ?? scheme);
     return { qualification: q, scheme: qScheme, set, named: { id: q.id, name: q.name, min_aps: q.min_aps, aps_scheme: q.scheme ?? scheme.id } };
   });
   entry = { entries, sets };
@@ -316,49 +318,62 @@ function prepare(document: ApsUniversityDocument): PreparedDocument {
  * for, near misses. `main` is the score on the university's main scheme. */
 function judgeUniversity(document: ApsUniversityDocument, marks: readonly Mark[], main: Scores) {
   const { scheme } = document;
-  const rules = document.rule_subjects ?? {};
   const { entries, sets } = prepare(document);
   // Each variant scheme scores the marks too; a qualification is judged on the scheme its min_aps is on.
   const others = (document.variants ?? []).map((variant) => ({ variant, scores: apsScoreOf(variant, marks) }));
   const scoreOf = new Map<ApsScheme, number>([[scheme, main.score], ...others.map((o) => [o.variant, o.scores.score] as const)]);
   const percentages = percentagesOf(marks);
-  const setFailures: (readonly QualificationFailure[] | undefined)[] = new Array(sets.length);
+  const learner = learnerOf(percentages);
+  // Per requirement set: whether the marks meet it (true), or what they miss as a near miss, or null when that is
+  // more than a small change; and its own score.
+  const setOutcomes: (true | ReturnType<typeof subjectShortfalls> | undefined)[] = new Array(sets.length);
+  const setScores: (number | undefined)[] = new Array(sets.length);
+  const ownScores = new Map<string, number>();
+  // The marks ranked once per scheme, for the own scores of its programmes.
+  const scorers = new Map<ApsScheme, ReturnType<typeof scorerOf>>();
   const qualifying: PreparedDocument["entries"] = [];
   const nearMisses: NearMiss[] = [];
-  const ownScores = new Map<string, number>();
   for (const entry of entries) {
-    const { qualification: q, scheme: qScheme } = entry;
+    const { qualification: q, scheme: qScheme, set } = entry;
     const maximum = qScheme.maximum;
     let score = scoreOf.get(qScheme) ?? main.score;
-    // Where the programme's required subjects must count, its score is its own (programmes share a few
-    // sets of required subjects, so each set is scored once).
+    // Where the programme's required subjects must count, its score is its own: the same for its whole set.
     if (qScheme.required_subjects_counted) {
-      const required = requiredSubjectsOf(q, percentages);
-      const key = `${qScheme.id} ${[...required].sort().join(" ")}`;
-      let own = ownScores.get(key);
+      let own = setScores[set];
       if (own === undefined) {
-        own = apsScoreOf(qScheme, marks, required).score;
-        ownScores.set(key, own);
+        // Sets that differ in minimums often need the same subjects counted: those share one score.
+        const required = requiredSubjectsOf(q, percentages);
+        const key = `${qScheme.id} ${[...required].sort().join(" ")}`;
+        own = ownScores.get(key);
+        if (own === undefined) {
+          let scorer = scorers.get(qScheme);
+          if (scorer === undefined) {
+            scorer = scorerOf(qScheme, marks);
+            scorers.set(qScheme, scorer);
+          }
+          own = scorer(required).score;
+          ownScores.set(key, own);
+        }
+        setScores[set] = own;
       }
       score = own;
     }
     // Far more than a near miss short on the APS: neither qualifies nor is a near miss; its subjects need no look.
     if (q.min_aps !== null && q.min_aps - score > NEAR_MISS_APS_SHARE * maximum + 1e-9) continue;
-    let subjects = setFailures[entry.set];
-    if (subjects === undefined) {
-      subjects = subjectFailuresFor(sets[entry.set] as ApsQualification, percentages, rules);
-      setFailures[entry.set] = subjects;
+    let outcome = setOutcomes[set];
+    if (outcome === undefined) {
+      // Two unmet subject requirements are never a near miss (domain/aps/near-miss.ts): they need no description.
+      const failures = unmetRequirements(sets[set] as RequirementSet, learner, 1);
+      outcome = failures === null ? null : failures.length === 0 ? true : subjectShortfalls(failures);
+      setOutcomes[set] = outcome;
     }
+    if (outcome === null) continue;
     const shortOnAps = q.min_aps !== null && score < q.min_aps;
-    if (!shortOnAps && subjects.length === 0) {
+    if (outcome === true && !shortOnAps) {
       qualifying.push(entry);
       continue;
     }
-    // Two unmet subject requirements are never a near miss (domain/aps/near-miss.ts): no outcome to build.
-    if (subjects.length > 1) continue;
-    const failures: QualificationFailure[] =
-      shortOnAps && q.min_aps !== null ? [{ kind: "min_aps", min_aps: q.min_aps, score }, ...subjects] : [...subjects];
-    const miss = nearMissOf({ id: q.id, name: q.name, qualifies: false, failures }, q.min_aps, maximum);
+    const miss = nearMissWith(q, shortOnAps ? score : null, maximum, outcome === true ? [] : outcome);
     if (miss) nearMisses.push(miss);
   }
   return {

@@ -5,8 +5,10 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { computeAps } from "../../domain/aps/engine.ts";
-import { explainQualifications, qualifiesFor } from "../../domain/aps/qualify.ts";
+import { apsScoreOf, computeAps } from "../../domain/aps/engine.ts";
+import { type NearMiss, nearMissOf, orderNearMisses } from "../../domain/aps/near-miss.ts";
+import { explainQualification, explainQualifications, percentagesOf, qualifiesFor } from "../../domain/aps/qualify.ts";
+import { apsResultOf } from "../../domain/aps/request.ts";
 import type { ApsQualification, ApsRequirement, ApsUniversityDocument, Mark } from "../../domain/aps/scheme.ts";
 import { prepareTestDataset, TEST_DIST } from "../../support/test-dataset.ts";
 import { present } from "../support/present.ts";
@@ -275,6 +277,63 @@ describe("qualifiesFor on the built documents (.test-dist/_internal/aps)", () =>
         checkInvariants(document, marks, score);
       }),
       { numRuns: runsFor(document) },
+    );
+  });
+});
+
+/**
+ * The calculator judges a university's programmes with shortcuts (programmes sharing requirements and a scheme are
+ * judged once; a set unmet twice over is not described; programmes far above the score are skipped). Its answer
+ * must equal judging every programme on its own: each on the scheme its min_aps is on, with its own score where
+ * that scheme counts the required subjects, qualifying by the brute-force `meets` above, near misses from its full
+ * outcome.
+ */
+function judgedOneByOne(document: ApsUniversityDocument, marks: Mark[]) {
+  const percentages = percentagesOf(marks);
+  const rules = document.rule_subjects ?? {};
+  const qualifying: string[] = [];
+  const misses: NearMiss[] = [];
+  for (const q of document.qualifications) {
+    const scheme = (document.variants ?? []).find((v) => v.id === q.scheme) ?? document.scheme;
+    // A scheme that counts required subjects counts the compulsory ones the learner takes and the best of each group.
+    const required = new Set<string>();
+    const groups = new Map<string, string[]>();
+    for (const r of q.requirements) {
+      if (!percentages.has(r.subject_slug)) continue;
+      if (r.alternative_group !== null) groups.set(r.alternative_group, [...(groups.get(r.alternative_group) ?? []), r.subject_slug]);
+      else if (r.is_compulsory) required.add(r.subject_slug);
+    }
+    for (const members of groups.values()) {
+      const best = members.reduce((a, b) => ((percentages.get(b) ?? 0) > (percentages.get(a) ?? 0) ? b : a));
+      required.add(best);
+    }
+    const { score } = apsScoreOf(scheme, marks, scheme.required_subjects_counted ? required : new Set());
+    if (meets(q, marks, score, rules)) qualifying.push(q.id);
+    const miss = nearMissOf(explainQualification(q, percentages, score, rules), q.min_aps, scheme.maximum);
+    if (miss) misses.push(miss);
+  }
+  return { qualifying, misses: orderNearMisses(misses) };
+}
+
+describe("the calculator's answer on the built documents equals judging each programme on its own", () => {
+  it.each(builtDocuments.map((d) => [d.university.slug, d] as const))("%s", (_slug, document) => {
+    const subjects = [
+      ...new Set([
+        ...document.qualifications.flatMap((q) => q.requirements.map((r) => r.subject_slug)),
+        ...Object.values(document.rule_subjects ?? {}).flatMap((slugs) => slugs.slice(0, 3)),
+        "english-home-language",
+        "mathematics",
+        "life-orientation",
+      ]),
+    ].filter((slug) => document.subjects.some((s) => s.slug === slug));
+    fc.assert(
+      fc.property(marksFor(subjects), (marks) => {
+        const answer = apsResultOf(document, marks);
+        const expected = judgedOneByOne(document, marks);
+        expect(answer.qualifies_for).toEqual(expected.qualifying);
+        expect(answer.near_misses).toEqual(expected.misses);
+      }),
+      { numRuns: Math.ceil(runsFor(document) / 2) },
     );
   });
 });
