@@ -5,7 +5,7 @@
 import { z } from "zod";
 import { type ApsComputation, apsScoreOf, computeAps, scorerOf } from "./engine.ts";
 import { NEAR_MISS_APS_SHARE, type NearMiss, nearMissWith, orderNearMisses, subjectShortfalls } from "./near-miss.ts";
-import { learnerOf, percentagesOf, type RequirementSet, requirementSetOf, unmetRequirements } from "./qualify.ts";
+import { type Learner, learnerOf, percentagesOf, type RequirementSet, requirementSetOf, unmetRequirements } from "./qualify.ts";
 import { CONFIDENCE_LEVELS, MAX_SLUG_LENGTH, SLUG } from "../../lib/vocabulary.ts";
 import { APS_METHODS, LIFE_ORIENTATION_TREATMENTS, type ApsQualification, type ApsScheme, type ApsUniversityDocument, type Mark } from "./scheme.ts";
 
@@ -315,15 +315,15 @@ function prepare(document: ApsUniversityDocument): PreparedDocument {
 }
 
 /** What the calculator and the comparison both answer: the scores on every scheme, what the marks qualify
- * for, near misses. `main` is the score on the university's main scheme. */
-function judgeUniversity(document: ApsUniversityDocument, marks: readonly Mark[], main: Scores) {
+ * for, near misses. `main` is the score on the university's main scheme; `learner`, the marks read for matching
+ * (once for a whole comparison), made after the document was prepared. */
+function judgeUniversity(document: ApsUniversityDocument, marks: readonly Mark[], main: Scores, learner: Learner) {
   const { scheme } = document;
   const { entries, sets } = prepare(document);
   // Each variant scheme scores the marks too; a qualification is judged on the scheme its min_aps is on.
   const others = (document.variants ?? []).map((variant) => ({ variant, scores: apsScoreOf(variant, marks) }));
   const scoreOf = new Map<ApsScheme, number>([[scheme, main.score], ...others.map((o) => [o.variant, o.scores.score] as const)]);
-  const percentages = percentagesOf(marks);
-  const learner = learnerOf(percentages);
+  const { percentages } = learner;
   // Per requirement set: whether the marks meet it (true), or what they miss as a near miss, or null when that is
   // more than a small change; and its own score.
   const setOutcomes: (true | ReturnType<typeof subjectShortfalls> | undefined)[] = new Array(sets.length);
@@ -405,7 +405,8 @@ function judgeUniversity(document: ApsUniversityDocument, marks: readonly Mark[]
 /** The 200 answer for one university: its score on its own scheme, what the marks qualify for, near misses. */
 export function apsResultOf(document: ApsUniversityDocument, marks: readonly Mark[]): ApsResult {
   const computation = computeAps(document.scheme, marks);
-  const judged = judgeUniversity(document, marks, computation);
+  prepare(document);
+  const judged = judgeUniversity(document, marks, computation, learnerOf(percentagesOf(marks)));
   return {
     aps_score: computation.score,
     university_slug: document.university.slug,
@@ -435,6 +436,18 @@ export async function answerApsRequest(body: unknown, loadUniversity: Loader): P
 
 /** The universities a comparison can name, in the order answers are given (by name), and every subject slug. */
 export type ApsIndex = { universities: { slug: string; name: string }[]; subjects: string[] };
+
+const subjectSets = new WeakMap<ApsIndex, ReadonlySet<string>>();
+
+/** The index's subjects as a set, made once per index (the Worker keeps the index per isolate). */
+function subjectSetOf(index: ApsIndex): ReadonlySet<string> {
+  let set = subjectSets.get(index);
+  if (!set) {
+    set = new Set(index.subjects);
+    subjectSets.set(index, set);
+  }
+  return set;
+}
 
 /** university_slugs: absent (every university), or a non-empty array of known slugs, each once. */
 function checkUniversitySlugs(raw: unknown, index: ApsIndex, details: ApsErrorDetail[]): string[] {
@@ -477,15 +490,21 @@ export async function answerCompareRequest(body: unknown, index: ApsIndex, loadU
       details.push({ path: key, message: "is not a field of this request (marks, university_slugs)" });
   }
   const slugs = checkUniversitySlugs(body.university_slugs, index, details);
-  const marks = checkMarks(body.marks, new Set(index.subjects), details);
+  const marks = checkMarks(body.marks, subjectSetOf(index), details);
   if (details.length > 0) return invalid(details) as ApsResponse<CompareResult>;
-  const data: ComparedUniversity[] = [];
+  const documents: ApsUniversityDocument[] = [];
   for (const slug of slugs) {
     const document = await loadUniversity(slug);
     if (document === null) throw new Error(`the APS index names ${slug} but it has no document`);
+    prepare(document);
+    documents.push(document);
+  }
+  const learner = learnerOf(percentagesOf(marks));
+  const data: ComparedUniversity[] = [];
+  for (const document of documents) {
     // The comparison shows no breakdown, so the main scheme's score is computed without one.
     const main = apsScoreOf(document.scheme, marks);
-    const judged = judgeUniversity(document, marks, main);
+    const judged = judgeUniversity(document, marks, main, learner);
     data.push({
       university_slug: document.university.slug,
       university_name: document.university.name,
