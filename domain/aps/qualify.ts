@@ -21,9 +21,9 @@ export type QualificationOutcome = { id: string; name: string; qualifies: boolea
 
 /** One way to meet a clause: one subject at a minimum, or (`rule`) any subject of a rule's class.
  * `key`: label and bound as text, made once (the key of per-request memos). */
-type Option = { label: string; rule: boolean; subjects: ReadonlySet<string>; min_percentage: number; key: string; subject: number };
-// (`subject`: the number of an option's one subject; for a rule option, the number of the rule option itself: options
-// with the same rule, class and minimum share it.)
+type Option = { label: string; rule: boolean; subjects: ReadonlySet<string>; min_percentage: number; key: string; number: number };
+// (`number`: for a subject option, its subject's number; for a rule option, the rule option's own, which options with
+// the same rule, class and minimum share.)
 type Clause = { label: string; group: string | null; options: Option[] };
 /** A qualification's requirements compiled into clauses. `independent`: no rule and no subject in two clauses, so
  * each clause can be checked on its own (the common case). `signature`: the clauses as text; programmes with the
@@ -70,7 +70,7 @@ export function learnerOf(percentages: ReadonlyMap<string, number>): Learner {
 /** The learner's percentage in an option's one subject, or -1. (A subject numbered after the learner was read, by a
  * requirement compiled since, is looked up by slug.) */
 const percentageFor = (learner: Learner, option: Option): number =>
-  option.subject < learner.bySubject.length ? (learner.bySubject[option.subject] as number) : (learner.percentages.get(option.label) ?? -1);
+  option.number < learner.bySubject.length ? (learner.bySubject[option.number] as number) : (learner.percentages.get(option.label) ?? -1);
 
 /** The rule name as it appears in failures and option lists: "@other-language". */
 const ruleLabel = (rule: string) => `@${rule}`;
@@ -109,10 +109,10 @@ function checksOf(clauses: readonly Clause[]): IndependentChecks {
   const options = clauses.flatMap((c) => c.options);
   let end = 0;
   return {
-    subjects: Int32Array.from(options, (o) => o.subject),
+    subjects: Int32Array.from(options, (o) => o.number),
     minimums: Float64Array.from(options, (o) => o.min_percentage),
     clauseEnds: Int32Array.from(clauses, (c) => (end += c.options.length)),
-    highest: Math.max(-1, ...options.map((o) => o.subject)),
+    highest: Math.max(-1, ...options.map((o) => o.number)),
   };
 }
 
@@ -124,7 +124,7 @@ function compileClauses(qualification: ApsQualification, ruleSubjects: Readonly<
     const option = {
       label: r.subject_slug,
       rule: false,
-      subject: numbered(subjectNumbers, r.subject_slug),
+      number: numbered(subjectNumbers, r.subject_slug),
       subjects: new Set([r.subject_slug]),
       min_percentage: r.min_percentage,
       key: `${r.subject_slug} ${r.min_percentage}`,
@@ -140,7 +140,7 @@ function compileClauses(qualification: ApsQualification, ruleSubjects: Readonly<
     const option = {
       label,
       rule: true,
-      subject: numbered(ruleOptionNumbers, `${key} ${subjects.join(" ")}`),
+      number: numbered(ruleOptionNumbers, `${key} ${subjects.join(" ")}`),
       subjects: new Set(subjects),
       min_percentage: g.min_percentage,
       key,
@@ -156,13 +156,13 @@ function compileClauses(qualification: ApsQualification, ruleSubjects: Readonly<
 /** The learner subjects that meet an option (a fractional 59.99 does not meet 60). */
 function meeting(option: Option, learner: Learner): string[] {
   if (!option.rule) return percentageFor(learner, option) >= option.min_percentage ? [option.label] : [];
-  let met = learner.ruleMeetings[option.subject];
+  let met = learner.ruleMeetings[option.number];
   if (met === undefined) {
     met = [];
     // The learner's subjects (at most 20) against the option's set, never the other way round (a rule's class has ~90).
     for (const [subject, percentage] of learner.percentages)
       if (percentage >= option.min_percentage && option.subjects.has(subject)) met.push(subject);
-    learner.ruleMeetings[option.subject] = met;
+    learner.ruleMeetings[option.number] = met;
   }
   return met;
 }
