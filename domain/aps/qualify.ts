@@ -8,7 +8,7 @@ import type { ApsQualification, ApsUniversityDocument, Mark } from "./scheme.ts"
 
 export type RequirementOutcome = { subject_slug: string; min_percentage: number; percentage: number | null };
 
-export type QualificationFailure =
+type QualificationFailure =
   | { kind: "min_aps"; min_aps: number; score: number }
   | ({ kind: "subject" } & RequirementOutcome)
   | { kind: "alternatives"; group: string; options: RequirementOutcome[] }
