@@ -14,6 +14,6 @@ export const CATALOGUE_FLOORS = {
   total: 1_800,
   perUniversity: 40,
   withRequirements: 0.95,
-  /** The issue asks for 0.9; 0.85 is what the reachable witnesses give (README, "The programme catalogue"). */
-  currentIntake: 0.85,
+  /** Rows on the 2027 intake or later (the rest keep their true intake year, and the build lists them). */
+  currentIntake: 0.9,
 } as const;

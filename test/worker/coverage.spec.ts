@@ -27,7 +27,7 @@ describe("coverage through the API", () => {
     expect(sum).toBe(all);
   });
 
-  it("subject requirements for 95%+ and the current intake for 85%+ of the qualifications a client can list", async () => {
+  it("subject requirements for 95%+ and the current intake for 90%+ of the qualifications a client can list", async () => {
     const scoped = await token({ scopes: ["qualifications:read", "qualifications:requirements"] });
     const items: { id: string; intake_year: number }[] = [];
     for (let page = 1; ; page++) {
