@@ -61,7 +61,7 @@ describe.skipIf(!chromiumPath)("/docs in headless Chromium", () => {
     expectNoProblem();
   });
 
-  it("sends a real request with the reader's token (Authorize, Try it out) and shows the answer", async () => {
+  it("sends a real request with the reader's token (Authorize, Try it out) and shows the answer", { timeout: 150_000 }, async () => {
     await page.locator(".auth-wrapper button.authorize").click();
     await page.locator(".auth-container input").fill(await server.token(["provinces:read"]));
     await page.locator(".auth-btn-wrapper button.authorize").click();
@@ -69,9 +69,13 @@ describe.skipIf(!chromiumPath)("/docs in headless Chromium", () => {
     const operation = page.locator(".opblock-get").filter({ hasText: "List provinces" });
     await operation.locator(".opblock-summary").click();
     await operation.locator("button.try-out__btn").click();
+    // The answer is awaited at the network first, so a slow server (the suite runs its files side by side on two
+    // cores) and a request that never left are told apart.
+    const answered = page.waitForResponse((response) => new URL(response.url()).pathname === "/v1/data/provinces", { timeout: 90_000 });
     await operation.locator("button.execute").click();
+    expect((await answered).status()).toBe(200);
     const live = operation.locator(".live-responses-table");
-    await live.waitFor();
+    await live.waitFor({ timeout: 30_000 });
     await expect(visibleText(live.locator("tr.response .response-col_status").first())).resolves.toContain("200");
     await expect(visibleText(live)).resolves.toContain("Gauteng");
     await operation.screenshot({ path: path.join(SCREENSHOTS, "docs-try-it-out.png") });
