@@ -33,6 +33,7 @@ function runShowing(args: string[]): Promise<{ ok: boolean; output: string }> {
       process.stderr.write(chunk);
       output += chunk.toString();
     });
+    child.on("error", (error) => resolve({ ok: false, output: `${output}\n${error.message}` }));
     child.on("close", (code) => resolve({ ok: code === 0, output }));
   });
 }

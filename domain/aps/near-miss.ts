@@ -64,43 +64,46 @@ function subjectMissing(failure: SubjectFailure): Missing | null {
 /** The near miss an outcome is, or null (it qualifies, or more than a small change is missing). */
 export function nearMissOf(outcome: QualificationOutcome, minAps: number | null, maximum: number): NearMiss | null {
   if (outcome.qualifies) return null;
-  let score: number | null = null;
+  let aps: ApsShortfall | null = null;
   const subjectFailures: SubjectFailure[] = [];
   for (const failure of outcome.failures) {
-    if (failure.kind === "min_aps") score = failure.score;
+    if (failure.kind === "min_aps") aps = failure;
     else subjectFailures.push(failure);
   }
   const subjects = subjectShortfalls(subjectFailures);
-  return subjects === null ? null : nearMissWith({ id: outcome.id, name: outcome.name, min_aps: minAps }, score, maximum, subjects);
+  return subjects === null ? null : nearMissWith({ id: outcome.id, name: outcome.name, min_aps: minAps }, aps, maximum, subjects);
 }
 
 /** What unmet subject requirements are missing as a near miss ([] for none), or null when that is more than a small
- * change. Programmes that share requirements share this. */
-export function subjectShortfalls(failures: readonly SubjectFailure[]): Missing[] | null {
+ * change. Programmes that share requirements share this, so the items are frozen: one near miss cannot change
+ * another's. */
+export function subjectShortfalls(failures: readonly SubjectFailure[]): readonly Missing[] | null {
   if (failures.length > 1) return null;
   const missing: Missing[] = [];
   for (const failure of failures) {
     const item = subjectMissing(failure);
     if (item === null) return null;
-    missing.push(item);
+    if (item.kind === "group") for (const option of item.options) Object.freeze(option);
+    missing.push(Object.freeze(item));
   }
-  return missing;
+  return Object.freeze(missing);
 }
 
-/** The near miss of a programme with these subject shortfalls whose score is `score` (null: its APS is not short),
- * or null when it is more than a small change short on the APS. */
+/** How far a score is below a minimum (a min_aps failure). */
+type ApsShortfall = { min_aps: number; score: number };
+
+/** The near miss of a programme with these subject shortfalls and, where its score is below its minimum, that
+ * shortfall; null when it qualifies or is more than a small change short on the APS. */
 export function nearMissWith(
   qualification: { id: string; name: string; min_aps: number | null },
-  score: number | null,
+  aps: ApsShortfall | null,
   maximum: number,
   subjects: readonly Missing[],
 ): NearMiss | null {
   const { id, name, min_aps } = qualification;
-  if (score === null || min_aps === null || score >= min_aps) {
-    return subjects.length === 0 ? null : { qualification_id: id, name, min_aps, missing: [...subjects] };
-  }
-  const aps = apsMissing(min_aps, score, maximum);
-  return aps === null ? null : { qualification_id: id, name, min_aps, missing: [aps, ...subjects] };
+  if (aps === null) return subjects.length === 0 ? null : { qualification_id: id, name, min_aps, missing: [...subjects] };
+  const item = apsMissing(aps.min_aps, aps.score, maximum);
+  return item === null ? null : { qualification_id: id, name, min_aps, missing: [item, ...subjects] };
 }
 
 const apsShort = (m: NearMiss) => m.missing.reduce((n, item) => (item.kind === "aps" ? n + item.need - item.have : n), 0);

@@ -19,11 +19,13 @@ export type SubjectFailure = Exclude<QualificationFailure, { kind: "min_aps" }>;
 
 export type QualificationOutcome = { id: string; name: string; qualifies: boolean; failures: QualificationFailure[] };
 
-/** One way to meet a clause: one subject at a minimum, or (`rule`) any subject of a rule's class.
- * `key`: label and bound as text, made once (the key of per-request memos). */
+/**
+ * One way to meet a clause: one subject at a minimum, or (`rule`) any subject of a rule's class. `key`: label and
+ * minimum as text, made once (a requirement set's signature is made of them). `number`: for a subject option, its
+ * subject's number; for a rule option, the rule option's own, which options with the same rule, class and minimum
+ * share (the learner's memo of what meets it).
+ */
 type Option = { label: string; rule: boolean; subjects: ReadonlySet<string>; min_percentage: number; key: string; number: number };
-// (`number`: for a subject option, its subject's number; for a rule option, the rule option's own, which options with
-// the same rule, class and minimum share.)
 type Clause = { label: string; group: string | null; options: Option[] };
 /** A qualification's requirements compiled into clauses. `independent`: no rule and no subject in two clauses, so
  * each clause can be checked on its own (the common case). `signature`: the clauses as text; programmes with the

@@ -314,19 +314,26 @@ function prepare(document: ApsUniversityDocument): PreparedDocument {
   return entry;
 }
 
+/**
+ * What a requirement set comes to for one learner: met (true), what it misses as a near miss (the shortfall of its
+ * one unmet requirement), or null when that is more than a small change.
+ */
+type SetOutcome = true | NonNullable<ReturnType<typeof subjectShortfalls>> | null;
+
 /** What the calculator and the comparison both answer: the scores on every scheme, what the marks qualify
- * for, near misses. `main` is the score on the university's main scheme; `learner`, the marks read for matching
- * (once for a whole comparison), made after the document was prepared. */
-function judgeUniversity(document: ApsUniversityDocument, marks: readonly Mark[], main: Scores, learner: Learner) {
+ * for, near misses. `main` is the score on the university's main scheme. `learner`: the marks read for matching,
+ * which a comparison reads once for all its universities (read after their documents were prepared, so every
+ * subject their requirements name is numbered and read from an array). */
+function judgeUniversity(document: ApsUniversityDocument, marks: readonly Mark[], main: Scores, given?: Learner) {
   const { scheme } = document;
   const { entries, sets } = prepare(document);
+  const learner = given ?? learnerOf(percentagesOf(marks));
   // Each variant scheme scores the marks too; a qualification is judged on the scheme its min_aps is on.
   const others = (document.variants ?? []).map((variant) => ({ variant, scores: apsScoreOf(variant, marks) }));
   const scoreOf = new Map<ApsScheme, number>([[scheme, main.score], ...others.map((o) => [o.variant, o.scores.score] as const)]);
   const { percentages } = learner;
-  // Per requirement set: whether the marks meet it (true), or what they miss as a near miss, or null when that is
-  // more than a small change; and its own score.
-  const setOutcomes: (true | ReturnType<typeof subjectShortfalls> | undefined)[] = new Array(sets.length);
+  // Per requirement set: its outcome and its own score.
+  const setOutcomes: (SetOutcome | undefined)[] = new Array(sets.length);
   const setScores: (number | undefined)[] = new Array(sets.length);
   const ownScores = new Map<string, number>();
   // The marks ranked once per scheme, for the own scores of its programmes.
@@ -337,7 +344,9 @@ function judgeUniversity(document: ApsUniversityDocument, marks: readonly Mark[]
     const { qualification: q, scheme: qScheme, set } = entry;
     const maximum = qScheme.maximum;
     let score = scoreOf.get(qScheme) ?? main.score;
-    // Where the programme's required subjects must count, its score is its own: the same for its whole set.
+    // Where the programme's required subjects must count, its score is its own, and the same for its whole set:
+    // requiredSubjectsOf reads only the compulsory subjects and each group's options in the document's order, and a
+    // set's signature holds exactly those, in that order (a group's best option is the first of equals).
     if (qScheme.required_subjects_counted) {
       let own = setScores[set];
       if (own === undefined) {
@@ -373,7 +382,7 @@ function judgeUniversity(document: ApsUniversityDocument, marks: readonly Mark[]
       qualifying.push(entry);
       continue;
     }
-    const miss = nearMissWith(q, shortOnAps ? score : null, maximum, outcome === true ? [] : outcome);
+    const miss = nearMissWith(q, shortOnAps && q.min_aps !== null ? { min_aps: q.min_aps, score } : null, maximum, outcome === true ? [] : outcome);
     if (miss) nearMisses.push(miss);
   }
   return {
@@ -405,8 +414,7 @@ function judgeUniversity(document: ApsUniversityDocument, marks: readonly Mark[]
 /** The 200 answer for one university: its score on its own scheme, what the marks qualify for, near misses. */
 export function apsResultOf(document: ApsUniversityDocument, marks: readonly Mark[]): ApsResult {
   const computation = computeAps(document.scheme, marks);
-  prepare(document);
-  const judged = judgeUniversity(document, marks, computation, learnerOf(percentagesOf(marks)));
+  const judged = judgeUniversity(document, marks, computation);
   return {
     aps_score: computation.score,
     university_slug: document.university.slug,

@@ -23,6 +23,13 @@ describe("poolFailedToStart", () => {
     expect(poolFailedToStart(POOL_FAULT.replace("13 passed", "1 failed | 12 passed"))).toBe(false);
   });
 
+  it("is false when the run also counted another error, or a leak", () => {
+    const twoErrors = POOL_FAULT.replace("1 error", "2 errors");
+    expect(poolFailedToStart(twoErrors)).toBe(false);
+    expect(poolFailedToStart(`${twoErrors}\nError: [vitest-pool]: Failed to start cloudflare-pool worker for test files b.spec.ts`)).toBe(true);
+    expect(poolFailedToStart(`${POOL_FAULT}\n      Leaks  1 leak`)).toBe(false);
+  });
+
   it("is false for any other failure, and for output without a summary", () => {
     expect(poolFailedToStart(POOL_FAULT.replace("Failed to start cloudflare-pool worker", "Unhandled rejection"))).toBe(false);
     expect(poolFailedToStart("[vitest-pool]: Failed to start cloudflare-pool worker for test files a.spec.ts")).toBe(false);
