@@ -1,6 +1,6 @@
 // npm test: type-check, build the test data set from the committed sources, then run the plain-Node tests
 // and the workerd tests; says how long each step took.
-import { spawn, spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { parseArgs } from "node:util";
@@ -48,17 +48,18 @@ runCommand(USAGE, async (argv) => {
     const ok = await work();
     timings.push([title, (performance.now() - started) / 1000, ok]);
   };
-  const run = (args: string[]) =>
-    spawnSync(process.execPath, args, { cwd: ROOT, stdio: "inherit", env: { ...process.env, ...WRANGLER_OFFLINE_ENV } }).status === 0;
   // The whole project, then the Worker on its own against workerd's types (npm run typecheck).
-  await step("type-check (tsc)", () =>
-    ["tsconfig.json", "functions/tsconfig.json"].every((project) => run([bin("typescript", "bin/tsc"), "--noEmit", "-p", project])),
-  );
+  await step("type-check (tsc)", async () => {
+    for (const project of ["tsconfig.json", "functions/tsconfig.json"]) {
+      if (!(await runShowing([bin("typescript", "bin/tsc"), "--noEmit", "-p", project])).ok) return false;
+    }
+    return true;
+  });
   await step("test data set (.test-dist/)", async () => {
     await prepareTestDataset({ force: true, log: (line) => console.log(line) });
     return true;
   });
-  await step("plain-Node tests", () => run([bin("vitest", "vitest.mjs"), "run", "--config", "vitest.node.config.ts"]));
+  await step("plain-Node tests", async () => (await runShowing([bin("vitest", "vitest.mjs"), "run", "--config", "vitest.node.config.ts"])).ok);
   await step("Worker tests in workerd", async () => {
     const args = [bin("vitest", "vitest.mjs"), "run", "--config", "vitest.worker.config.ts"];
     const first = await runShowing(args);

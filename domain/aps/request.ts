@@ -285,6 +285,8 @@ type PreparedDocument = {
   }[];
   /** The distinct requirement sets (per scheme). */
   sets: RequirementSet[];
+  /** Every subject slug the university knows, for checking a request's marks. */
+  subjects: ReadonlySet<string>;
 };
 
 // Documents are immutable and kept per isolate (functions/assets.ts), so each is prepared once.
@@ -309,7 +311,7 @@ function prepare(document: ApsUniversityDocument): PreparedDocument {
     }
     return { qualification: q, scheme: qScheme, set, named: { id: q.id, name: q.name, min_aps: q.min_aps, aps_scheme: q.scheme ?? scheme.id } };
   });
-  entry = { entries, sets };
+  entry = { entries, sets, subjects: new Set(document.subjects.map((s) => s.slug)) };
   prepared.set(document, entry);
   return entry;
 }
@@ -436,7 +438,7 @@ export async function answerApsRequest(body: unknown, loadUniversity: Loader): P
   }
   const details: ApsErrorDetail[] = [];
   const document = await checkUniversity(body.university_slug, loadUniversity, details);
-  const knownSubjects = document ? new Set(document.subjects.map((s) => s.slug)) : null;
+  const knownSubjects = document ? prepare(document).subjects : null;
   const marks = checkMarks(body.marks, knownSubjects, details);
   if (details.length > 0 || document === null) return invalid(details);
   return { status: 200, data: apsResultOf(document, marks) };
