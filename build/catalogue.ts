@@ -26,12 +26,20 @@ export type Requirement = {
   min_percentage: number;
   is_compulsory: boolean;
   alternative_group: string | null;
+  /** null: needed on every route; n: part of alternative route n (domain/requirements.ts). */
+  route: number | null;
   source_url: string;
   verified_on: string;
 };
 
 /** A requirement on a class of subjects rather than one subject ("another language at level 4"). */
-type GeneralRequirement = { rule: RequirementRule; min_level: number; min_percentage: number; alternative_group: string | null };
+type GeneralRequirement = {
+  rule: RequirementRule;
+  min_level: number;
+  min_percentage: number;
+  alternative_group: string | null;
+  route: number | null;
+};
 
 type SourceReference = { witness: string; title: string; kind: WitnessKind; url: string; intake_year: number | null; verified_on: string };
 
@@ -109,7 +117,7 @@ function publish(
     for (const option of clause.options) {
       const bounds = { min_level: option.min_level, min_percentage: option.min_percentage };
       if (option.rule !== undefined) {
-        generalRequirements.push({ rule: option.rule, ...bounds, alternative_group: group });
+        generalRequirements.push({ rule: option.rule, ...bounds, alternative_group: group, route: clause.route });
         continue;
       }
       const subject = subjectBySlug.get(option.subject);
@@ -120,6 +128,7 @@ function publish(
         ...bounds,
         is_compulsory: compulsory,
         alternative_group: group,
+        route: clause.route,
         source_url: from.source_url,
         verified_on: from.verified_on,
       });

@@ -30,11 +30,13 @@ export function apsDocuments(model: Model, schemes: Map<string, ApsScheme>, vari
           min_percentage: r.min_percentage,
           is_compulsory: r.is_compulsory,
           alternative_group: r.alternative_group,
+          ...(r.route === null ? {} : { route: r.route }),
         })),
         general_requirements: q.generalRequirements.map((g) => ({
           rule: g.rule,
           min_percentage: g.min_percentage,
           alternative_group: g.alternative_group,
+          ...(g.route === null ? {} : { route: g.route }),
         })),
       })),
       subjects,

@@ -155,10 +155,11 @@ function linkQualifications(
   return { qualifications, conflicts: catalogue.conflicts };
 }
 
-/** Compulsory first, then by alternative group and subject name. */
+/** Requirements of every route first, then route by route; in each, compulsory first, then by alternative group and subject name. */
 function sortRequirements(requirements: Qualification["requirements"]): Qualification["requirements"] {
   return [...requirements].sort(
     (a, b) =>
+      (a.route ?? 0) - (b.route ?? 0) ||
       Number(b.is_compulsory) - Number(a.is_compulsory) ||
       byText(a.alternative_group ?? "", b.alternative_group ?? "") ||
       byText(a.subject.name, b.subject.name),

@@ -26,6 +26,7 @@ function requirementRecord(r: Requirement): api.QualificationRequirement {
     min_percentage: r.min_percentage,
     is_compulsory: r.is_compulsory,
     alternative_group: r.alternative_group,
+    route: r.route,
     source_url: r.source_url,
     verified_on: r.verified_on,
   };
@@ -52,6 +53,7 @@ function qualificationRecord(q: Qualification, scheme: ApsScheme | undefined): a
       min_level: g.min_level,
       min_percentage: g.min_percentage,
       alternative_group: g.alternative_group,
+      route: g.route,
     })),
     sources: q.sources.map((s) => ({
       witness: s.witness,

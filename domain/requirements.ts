@@ -10,6 +10,12 @@
 // `@other-subject:<level>` (one more subject, not Life Orientation). One learner subject meets at most one
 // clause, so "two more subjects at level 4" is the rule clause written twice. A clause starting with "~" is a
 // recommendation, not checked. The whole cell "none" states that there are no subject requirements.
+//
+// Alternative routes: where a document offers whole alternative sets of requirements in which one mark may serve
+// in both ("Mathematics 70%, or Mathematics 60% with Accounting 70%"), the sets are separated by "||" and any one
+// whole set suffices: `mathematics:70%||mathematics:60%;accounting:70%`. A clause stated in every route is
+// held once, with route null; the others carry their route's number (1, 2, ...), and a learner subject still
+// meets one clause only within a route.
 import { SLUG } from "../lib/vocabulary.ts";
 
 export const REQUIREMENT_RULES = ["other-language", "other-subject"] as const;
@@ -19,7 +25,8 @@ type RequirementOption =
   | { subject: string; rule?: undefined; min_percentage: number; min_level: number }
   | { rule: RequirementRule; subject?: undefined; min_percentage: number; min_level: number };
 
-export type RequirementClause = { options: RequirementOption[]; recommended: boolean };
+/** `route`: null for a clause every route needs (or a statement without routes); else its route's number, from 1. */
+export type RequirementClause = { options: RequirementOption[]; recommended: boolean; route: number | null };
 
 /** The lowest percentage of each NSC achievement level 1..7. */
 const LEVEL_FLOOR = [0, 30, 40, 50, 60, 70, 80] as const;
@@ -62,34 +69,85 @@ export function parseRequirements(cell: string): ParsedRequirements | null {
   const text = cell.trim();
   if (text === "") return null;
   if (text === "none") return { ok: true, clauses: [] };
+  const routes: RequirementClause[][] = [];
+  for (const routeText of text.split("||")) {
+    const route = parseRoute(routeText);
+    if (typeof route === "string") return { ok: false, message: route };
+    routes.push(route);
+  }
+  if (routes.length === 1) return { ok: true, clauses: routes[0] ?? [] };
+  // A clause in every route is needed whatever the route: held once, route null (as many times as every route has it).
+  const countIn = (route: RequirementClause[], key: string) => route.filter((c) => clauseKey(c) === key).length;
+  const sharedCount = new Map<string, number>();
+  for (const c of routes[0] ?? []) sharedCount.set(clauseKey(c), Math.min(...routes.map((r) => countIn(r, clauseKey(c)))));
+  const clauses: RequirementClause[] = [];
+  const take = new Map(sharedCount);
+  for (const c of routes[0] ?? []) {
+    const left = take.get(clauseKey(c)) ?? 0;
+    if (left > 0) {
+      clauses.push(c);
+      take.set(clauseKey(c), left - 1);
+    }
+  }
+  routes.forEach((route, i) => {
+    const skip = new Map(sharedCount);
+    for (const c of route) {
+      const left = skip.get(clauseKey(c)) ?? 0;
+      if (left > 0) skip.set(clauseKey(c), left - 1);
+      else clauses.push({ ...c, route: i + 1 });
+    }
+  });
+  const routeCount = new Set(clauses.flatMap((c) => (c.route === null ? [] : [c.route]))).size;
+  if (routeCount < 2) return { ok: false, message: "routes separated by '||' must differ (one route asks for everything another asks for)" };
+  return { ok: true, clauses };
+}
+
+function parseRoute(text: string): RequirementClause[] | string {
+  if (text.trim() === "") return "an empty route (two '||' in a row, or a '||' at either end)";
   const clauses: RequirementClause[] = [];
   for (const rawClause of text.split(";")) {
     let clauseText = rawClause.trim();
     const recommended = clauseText.startsWith("~");
     if (recommended) clauseText = clauseText.slice(1).trim();
-    if (clauseText === "") return { ok: false, message: "an empty clause (two ';' in a row, or a ';' at the end)" };
+    if (clauseText === "") return "an empty clause (two ';' in a row, or a ';' at the end)";
     const options: RequirementOption[] = [];
     for (const item of clauseText.split("|")) {
       const parsed = parseItem(item.trim());
-      if (typeof parsed === "string") return { ok: false, message: parsed };
-      if (options.some((o) => optionKey(o) === optionKey(parsed))) return { ok: false, message: `"${item.trim()}" appears twice in one clause` };
+      if (typeof parsed === "string") return parsed;
+      if (options.some((o) => optionKey(o) === optionKey(parsed))) return `"${item.trim()}" appears twice in one clause`;
       options.push(parsed);
     }
-    clauses.push({ options, recommended });
+    clauses.push({ options, recommended, route: null });
   }
-  return { ok: true, clauses };
+  return clauses;
 }
 
 const optionKey = (o: RequirementOption) => `${o.subject ?? `@${o.rule}`}:${o.min_percentage}`;
 
-/** One clause in canonical text: options sorted, every bound as a percentage. */
+/** One clause in canonical text: options sorted, every bound as a percentage (its route aside). */
 function clauseKey(clause: RequirementClause): string {
   return `${clause.recommended ? "~" : ""}${clause.options.map(optionKey).sort().join("|")}`;
 }
 
-/** Two statements say the same when their canonical clause lists are equal (order does not matter). */
+/** The numbers of a statement's routes, in order ([] when it has none). */
+export function routesOf(clauses: readonly RequirementClause[]): number[] {
+  return [...new Set(clauses.flatMap((c) => (c.route === null ? [] : [c.route])))].sort((a, b) => a - b);
+}
+
+/** Each route's whole set of clauses (shared clauses in each); one set when the statement has no routes. */
+export function routeSets(clauses: readonly RequirementClause[]): RequirementClause[][] {
+  const routes = routesOf(clauses);
+  if (routes.length === 0) return [[...clauses]];
+  return routes.map((r) => clauses.filter((c) => c.route === null || c.route === r));
+}
+
+/** Two statements say the same when their canonical clause lists are equal (order of clauses and of routes does
+ * not matter). */
 export function canonicalRequirements(clauses: readonly RequirementClause[]): string {
-  return clauses.map(clauseKey).sort().join(";");
+  return routeSets(clauses)
+    .map((set) => set.map(clauseKey).sort().join(";"))
+    .sort()
+    .join("||");
 }
 
 /** The statement written back in the compact form, levels where a bound is a level's floor. */
@@ -97,5 +155,8 @@ export function formatRequirements(clauses: readonly RequirementClause[]): strin
   if (clauses.length === 0) return "none";
   const item = (o: RequirementOption) =>
     `${o.subject ?? `@${o.rule}`}:${percentageOfLevel(o.min_level) === o.min_percentage ? o.min_level : `${o.min_percentage}%`}`;
-  return clauses.map((c) => `${c.recommended ? "~" : ""}${c.options.map(item).join("|")}`).join(";");
+  const clause = (c: RequirementClause) => `${c.recommended ? "~" : ""}${c.options.map(item).join("|")}`;
+  return routeSets(clauses)
+    .map((set) => set.map(clause).join(";"))
+    .join("||");
 }

@@ -93,6 +93,8 @@ const GeneralRequirement = z.object({
   min_percentage: z.number().int().min(0).max(100),
   /** Set when the rule is one alternative of a group whose subject options are in the requirements list. */
   alternative_group: z.string().nullable(),
+  /** null: needed whatever the route; n: part of alternative route n (see the requirements list). */
+  route: z.number().int().min(1).nullable(),
 });
 
 const QualificationSource = z.object({
@@ -116,6 +118,9 @@ export const QualificationRequirement = z.object({
   min_percentage: z.number().int().min(0).max(100),
   is_compulsory: z.boolean(),
   alternative_group: z.string().nullable(),
+  /** null: needed whatever the route; n: part of alternative route n. Where a qualification's requirements carry
+   * routes, any one whole route (with the requirements of route null) suffices. */
+  route: z.number().int().min(1).nullable(),
   ...provenance,
 });
 

@@ -78,21 +78,41 @@ const percentageFor = (learner: Learner, option: Option): number =>
 const ruleLabel = (rule: string) => `@${rule}`;
 
 // A qualification's clauses depend only on the (immutable) document: compiled once per qualification object.
-const compiled = new WeakMap<ApsQualification, RequirementSet>();
+const compiled = new WeakMap<ApsQualification, RequirementSet[]>();
 
-export function requirementSetOf(qualification: ApsQualification, ruleSubjects: Readonly<Record<string, readonly string[]>>): RequirementSet {
+/** The numbers of a qualification's alternative routes ([] when it has none). */
+function routesOf(qualification: ApsQualification): number[] {
+  const routes = new Set<number>();
+  for (const r of qualification.requirements) if (r.route !== undefined) routes.add(r.route);
+  for (const g of qualification.general_requirements ?? []) if (g.route !== undefined) routes.add(g.route);
+  return [...routes].sort((a, b) => a - b);
+}
+
+/**
+ * A qualification's requirement sets: one, or one per alternative route (each with the requirements every route
+ * shares). The marks meet the qualification's subject requirements when they meet any one set.
+ */
+export function requirementSetsOf(qualification: ApsQualification, ruleSubjects: Readonly<Record<string, readonly string[]>>): RequirementSet[] {
   let entry = compiled.get(qualification);
   if (!entry) {
-    const clauses = compileClauses(qualification, ruleSubjects);
-    const subjects = clauses.flatMap((c) => c.options.flatMap((o) => [...o.subjects]));
-    const independent =
-      clauses.every((c) => c.options.every((o) => !o.rule)) && new Set(subjects).size === subjects.length ? checksOf(clauses) : null;
-    // A group and a single subject of the same name fail differently (alternatives, subject): "group" tells them apart.
-    const signature = clauses.map((c) => `${c.group === null ? "" : "group "}${c.label}:${c.options.map((o) => o.key).join("|")}`).join(";");
-    entry = { clauses, independent, signature };
+    const routes = routesOf(qualification);
+    entry = (routes.length === 0 ? [undefined] : routes).map((route) => setOf(compileClauses(qualification, ruleSubjects, route)));
     compiled.set(qualification, entry);
   }
   return entry;
+}
+
+/** The requirement set of a qualification without alternative routes (its first route's, where it has some). */
+export function requirementSetOf(qualification: ApsQualification, ruleSubjects: Readonly<Record<string, readonly string[]>>): RequirementSet {
+  return requirementSetsOf(qualification, ruleSubjects)[0] as RequirementSet;
+}
+
+function setOf(clauses: Clause[]): RequirementSet {
+  const subjects = clauses.flatMap((c) => c.options.flatMap((o) => [...o.subjects]));
+  const independent = clauses.every((c) => c.options.every((o) => !o.rule)) && new Set(subjects).size === subjects.length ? checksOf(clauses) : null;
+  // A group and a single subject of the same name fail differently (alternatives, subject): "group" tells them apart.
+  const signature = clauses.map((c) => `${c.group === null ? "" : "group "}${c.label}:${c.options.map((o) => o.key).join("|")}`).join(";");
+  return { clauses, independent, signature };
 }
 
 /** Whether clause c of an independent set is met: array reads, or look-ups by slug for a learner read before a
@@ -118,11 +138,18 @@ function checksOf(clauses: readonly Clause[]): IndependentChecks {
   };
 }
 
-function compileClauses(qualification: ApsQualification, ruleSubjects: Readonly<Record<string, readonly string[]>>): Clause[] {
+/** The clauses of one route (undefined: a qualification without routes): the shared requirements and the route's. */
+function compileClauses(
+  qualification: ApsQualification,
+  ruleSubjects: Readonly<Record<string, readonly string[]>>,
+  route: number | undefined,
+): Clause[] {
   const clauses: Clause[] = [];
   const groups = new Map<string, Option[]>();
   const addToGroup = (group: string, option: Option) => groups.set(group, [...(groups.get(group) ?? []), option]);
+  const onRoute = (r: { route?: number }) => r.route === undefined || r.route === route;
   for (const r of qualification.requirements) {
+    if (!onRoute(r)) continue;
     const option = {
       label: r.subject_slug,
       rule: false,
@@ -136,6 +163,7 @@ function compileClauses(qualification: ApsQualification, ruleSubjects: Readonly<
   }
   const rules: Clause[] = [];
   for (const g of qualification.general_requirements ?? []) {
+    if (!onRoute(g)) continue;
     const label = ruleLabel(g.rule);
     const subjects = ruleSubjects[g.rule] ?? [];
     const key = `${label} ${g.min_percentage}`;
@@ -242,7 +270,11 @@ export function explainQualification(
   score: number,
   ruleSubjects: Readonly<Record<string, readonly string[]>> = {},
 ): QualificationOutcome {
-  const subjects = unmetRequirements(requirementSetOf(qualification, ruleSubjects), learnerOf(percentages)) ?? [];
+  // Any one route suffices: the route with the fewest unmet requirements stands (the first of equals).
+  const learner = learnerOf(percentages);
+  const subjects = requirementSetsOf(qualification, ruleSubjects)
+    .map((set) => unmetRequirements(set, learner) ?? [])
+    .reduce((best, unmet) => (unmet.length < best.length ? unmet : best));
   const failures: QualificationFailure[] =
     qualification.min_aps !== null && score < qualification.min_aps
       ? [{ kind: "min_aps", min_aps: qualification.min_aps, score }, ...subjects]

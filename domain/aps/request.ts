@@ -5,7 +5,7 @@
 import { z } from "zod";
 import { type ApsComputation, apsScoreOf, computeAps, scorerOf } from "./engine.ts";
 import { NEAR_MISS_APS_SHARE, type NearMiss, nearMissWith, orderNearMisses, subjectShortfalls } from "./near-miss.ts";
-import { type Learner, learnerOf, percentagesOf, type RequirementSet, requirementSetOf, unmetRequirements } from "./qualify.ts";
+import { type Learner, learnerOf, percentagesOf, type RequirementSet, requirementSetsOf, unmetRequirements } from "./qualify.ts";
 import { CONFIDENCE_LEVELS, MAX_SLUG_LENGTH, SLUG } from "../../lib/vocabulary.ts";
 import { APS_METHODS, LIFE_ORIENTATION_TREATMENTS, type ApsQualification, type ApsScheme, type ApsUniversityDocument, type Mark } from "./scheme.ts";
 
@@ -278,8 +278,10 @@ type PreparedDocument = {
   entries: {
     qualification: ApsQualification;
     scheme: ApsScheme;
-    /** The index of its requirement set in `sets`. */
+    /** The index of its requirement set in `sets`: one, or one per alternative route (any one suffices). */
     set: number;
+    /** Its alternative routes' sets beyond the first (empty for most). */
+    moreSets: number[];
     /** What `qualifications` lists for it when the marks qualify (immutable, so shared by every answer). */
     named: { id: string; name: string; min_aps: number | null; aps_scheme: string };
   }[];
@@ -301,15 +303,23 @@ function prepare(document: ApsUniversityDocument): PreparedDocument {
   const sets: RequirementSet[] = [];
   const entries = document.qualifications.map((q) => {
     const qScheme = q.scheme === undefined ? scheme : ((document.variants ?? []).find((v) => v.id === q.scheme) ?? scheme);
-    const requirements = requirementSetOf(q, rules);
-    const signature = `${qScheme.id}\n${requirements.signature}`;
-    let set = setIndex.get(signature);
-    if (set === undefined) {
-      set = sets.length;
-      setIndex.set(signature, set);
-      sets.push(requirements);
-    }
-    return { qualification: q, scheme: qScheme, set, named: { id: q.id, name: q.name, min_aps: q.min_aps, aps_scheme: q.scheme ?? scheme.id } };
+    const [set, ...moreSets] = requirementSetsOf(q, rules).map((requirements) => {
+      const signature = `${qScheme.id}\n${requirements.signature}`;
+      let index = setIndex.get(signature);
+      if (index === undefined) {
+        index = sets.length;
+        setIndex.set(signature, index);
+        sets.push(requirements);
+      }
+      return index;
+    }) as [number, ...number[]];
+    return {
+      qualification: q,
+      scheme: qScheme,
+      set,
+      moreSets,
+      named: { id: q.id, name: q.name, min_aps: q.min_aps, aps_scheme: q.scheme ?? scheme.id },
+    };
   });
   entry = { entries, sets, subjects: new Set(document.subjects.map((s) => s.slug)) };
   prepared.set(document, entry);
@@ -371,12 +381,22 @@ function judgeUniversity(document: ApsUniversityDocument, marks: readonly Mark[]
     }
     // Far more than a near miss short on the APS: neither qualifies nor is a near miss; its subjects need no look.
     if (q.min_aps !== null && q.min_aps - score > NEAR_MISS_APS_SHARE * maximum + 1e-9) continue;
-    let outcome = setOutcomes[set];
-    if (outcome === undefined) {
-      // Two unmet subject requirements are never a near miss (domain/aps/near-miss.ts): they need no description.
-      const failures = unmetRequirements(sets[set] as RequirementSet, learner, 1);
-      outcome = failures === null ? null : failures.length === 0 ? true : subjectShortfalls(failures);
-      setOutcomes[set] = outcome;
+    const outcomeOf = (index: number): SetOutcome => {
+      let outcome = setOutcomes[index];
+      if (outcome === undefined) {
+        // Two unmet subject requirements are never a near miss (domain/aps/near-miss.ts): they need no description.
+        const failures = unmetRequirements(sets[index] as RequirementSet, learner, 1);
+        outcome = failures === null ? null : failures.length === 0 ? true : subjectShortfalls(failures);
+        setOutcomes[index] = outcome;
+      }
+      return outcome;
+    };
+    let outcome = outcomeOf(set);
+    // Alternative routes: any one met suffices; else the route that misses least (the first of equals).
+    for (const more of entry.moreSets) {
+      if (outcome === true) break;
+      const other = outcomeOf(more);
+      if (other === true || (other !== null && (outcome === null || other.length < outcome.length))) outcome = other;
     }
     if (outcome === null) continue;
     const shortOnAps = q.min_aps !== null && score < q.min_aps;

@@ -58,11 +58,13 @@ export type ApsRequirement = {
   min_percentage: number;
   is_compulsory: boolean;
   alternative_group: string | null;
+  /** Absent: needed on every route; n: part of alternative route n (any one whole route suffices). */
+  route?: number;
 };
 
 /** A requirement on a class of subjects ("another language at level 4"); with an alternative_group it is one
  * option of that group, beside the group's subject requirements. */
-type ApsGeneralRequirement = { rule: RequirementRule; min_percentage: number; alternative_group: string | null };
+type ApsGeneralRequirement = { rule: RequirementRule; min_percentage: number; alternative_group: string | null; route?: number };
 
 export type ApsQualification = {
   id: string;

@@ -466,3 +466,39 @@ describe("a learner read before a requirement's subject was numbered", () => {
     expect(unmetRequirements(set, learnerOf(new Map([[slug, 55]])))).toHaveLength(1);
   });
 });
+
+describe("alternative routes (any one whole route suffices; one mark may serve in both of a route's places)", () => {
+  // SU's Bachelor of Accounting: "Mathematics 70%, or Mathematics 60% with Accounting 70%".
+  const accounting: ApsQualification = {
+    id: "bacc",
+    name: "Bachelor of Accounting",
+    min_aps: null,
+    requirements: [
+      requirement("english-home-language", 50),
+      requirement("mathematics", 70, { route: 1 }),
+      requirement("mathematics", 60, { route: 2 }),
+      requirement("accounting", 70, { route: 2 }),
+    ],
+  };
+  const judge = (marks: Record<string, number>) => explainQualification(accounting, new Map(Object.entries(marks)), 0, {});
+
+  it("qualifies on either route", () => {
+    expect(judge({ "english-home-language": 90, mathematics: 90 }).qualifies).toBe(true);
+    expect(judge({ "english-home-language": 90, mathematics: 65, accounting: 75 }).qualifies).toBe(true);
+  });
+
+  it("fails when neither route is met, naming the route that misses least", () => {
+    const outcome = judge({ "english-home-language": 90, mathematics: 65, accounting: 60 });
+    expect(outcome.qualifies).toBe(false);
+    expect(outcome.failures).toEqual([{ kind: "subject", subject_slug: "mathematics", min_percentage: 70, percentage: 65 }]);
+    expect(judge({ "english-home-language": 40, mathematics: 90 }).qualifies).toBe(false);
+  });
+
+  it("is what the calculator answers", () => {
+    const document: ApsUniversityDocument = { ...FIXTURE, qualifications: [accounting] };
+    const marks = (m: Record<string, number>) => Object.entries(m).map(([subject_slug, percentage]) => ({ subject_slug, percentage }));
+    expect(apsResultOf(document, marks({ "english-home-language": 90, mathematics: 90 })).qualifies_for).toEqual(["bacc"]);
+    expect(apsResultOf(document, marks({ "english-home-language": 90, mathematics: 64, accounting: 90 })).qualifies_for).toEqual(["bacc"]);
+    expect(apsResultOf(document, marks({ "english-home-language": 90, mathematics: 59, accounting: 90 })).qualifies_for).toEqual([]);
+  });
+});

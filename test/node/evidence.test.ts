@@ -85,14 +85,15 @@ describe("requirement statements", () => {
       clauses: [
         {
           recommended: false,
+          route: null,
           options: [
             { subject: "english-home-language", min_percentage: 60, min_level: 5 },
             { subject: "english-first-additional-language", min_percentage: 60, min_level: 5 },
           ],
         },
-        { recommended: false, options: [{ subject: "mathematics", min_percentage: 65, min_level: 5 }] },
-        { recommended: true, options: [{ subject: "physical-sciences", min_percentage: 50, min_level: 4 }] },
-        { recommended: false, options: [{ rule: "other-language", min_percentage: 50, min_level: 4 }] },
+        { recommended: false, route: null, options: [{ subject: "mathematics", min_percentage: 65, min_level: 5 }] },
+        { recommended: true, route: null, options: [{ subject: "physical-sciences", min_percentage: 50, min_level: 4 }] },
+        { recommended: false, route: null, options: [{ rule: "other-language", min_percentage: 50, min_level: 4 }] },
       ],
     });
   });
@@ -122,5 +123,32 @@ describe("requirement statements", () => {
     if (!a?.ok || !b?.ok) throw new Error("unparsed");
     expect(canonicalRequirements(a.clauses)).toBe(canonicalRequirements(b.clauses));
     expect(formatRequirements(b.clauses)).toBe("english-first-additional-language:4|english-home-language:4;mathematics:5");
+  });
+});
+
+describe("alternative routes in a requirements cell", () => {
+  it("holds a clause every route states once, and the others under their route", () => {
+    const parsed = parseRequirements("english-home-language:4;mathematics:70%||english-home-language:4;mathematics:60%;accounting:70%");
+    if (!parsed?.ok) throw new Error(JSON.stringify(parsed));
+    expect(parsed.clauses.map((c) => [c.options.map((o) => o.subject).join("|"), c.route])).toEqual([
+      ["english-home-language", null],
+      ["mathematics", 1],
+      ["mathematics", 2],
+      ["accounting", 2],
+    ]);
+    expect(formatRequirements(parsed.clauses)).toBe("english-home-language:4;mathematics:6||english-home-language:4;mathematics:5;accounting:6");
+  });
+
+  it("compares routes in any order", () => {
+    const a = parseRequirements("mathematics:70%||mathematics:60%;accounting:70%");
+    const b = parseRequirements("accounting:70%;mathematics:60%||mathematics:70%");
+    if (!a?.ok || !b?.ok) throw new Error("parse");
+    expect(canonicalRequirements(a.clauses)).toBe(canonicalRequirements(b.clauses));
+  });
+
+  it("refuses routes that do not differ, and empty routes", () => {
+    expect(parseRequirements("mathematics:5||mathematics:5")).toMatchObject({ ok: false });
+    expect(parseRequirements("mathematics:5;accounting:5||mathematics:5")).toMatchObject({ ok: false });
+    expect(parseRequirements("mathematics:5||")).toMatchObject({ ok: false, message: expect.stringContaining("empty route") });
   });
 });
