@@ -1,7 +1,8 @@
 // Part of the emit stage: the documents the Worker reads but never serves as they are (dist/_internal/):
 // each university's APS scheme with its qualifications, and where each prospectus document really is.
 import type { ApsIndex } from "../domain/aps/request.ts";
-import type { ApsScheme, ApsUniversityDocument } from "../domain/aps/scheme.ts";
+import type { ApsNscFacts, ApsScheme, ApsUniversityDocument } from "../domain/aps/scheme.ts";
+import { teachingLanguageSubjects } from "../domain/nsc-pass.ts";
 import { paths } from "../lib/layout.ts";
 import type { EmittedFile } from "./emit.ts";
 import type { Model } from "./link.ts";
@@ -21,6 +22,7 @@ export function apsDocuments(model: Model, schemes: Map<string, ApsScheme>, vari
       qualifications: university.qualifications.map((q) => ({
         id: q.id,
         name: q.name,
+        qualification_type: q.qualification_type,
         min_aps: q.min_aps,
         ...(q.aps_scheme !== null && q.aps_scheme !== scheme.id ? { scheme: q.aps_scheme } : {}),
         // Filled in the same way as the public requirement records, so both always agree.
@@ -41,6 +43,7 @@ export function apsDocuments(model: Model, schemes: Map<string, ApsScheme>, vari
       })),
       subjects,
       rule_subjects: ruleSubjects(model),
+      nsc: nscFacts(model, university),
     };
     files.push({ path: paths.apsUniversity(university.slug), content: JSON.stringify(document) });
   }
@@ -50,6 +53,20 @@ export function apsDocuments(model: Model, schemes: Map<string, ApsScheme>, vari
   };
   files.push({ path: paths.apsIndex(), content: JSON.stringify(index) });
   return files;
+}
+
+/** The facts the statutory minimum needs: which subjects are Home Languages, which carry 10 credits, and the
+ * university's teaching languages (sources/teaching-languages.csv). */
+function nscFacts(model: Model, university: Model["universities"][number]): ApsNscFacts {
+  const languages = university.teachingLanguages.map((t) => t.language);
+  const name = (language: string) => `${language.charAt(0).toUpperCase()}${language.slice(1)}`;
+  return {
+    home_languages: model.subjects.filter((s) => s.group === "official-language" && s.language_level === "HL").map((s) => s.slug),
+    ten_credit: model.subjects.filter((s) => s.group === "life-orientation").map((s) => s.slug),
+    teaching_language_subjects: languages.flatMap(teachingLanguageSubjects),
+    teaching_language_name: languages.map(name).join(" or "),
+    teaching_language_source: university.teachingLanguages[0]?.source_url ?? "",
+  };
 }
 
 /** The subjects each general requirement can be met with. */

@@ -7,6 +7,7 @@ import { judgeCatalogue, type Conflict, type Judgement } from "./catalogue.ts";
 import { opaqueId } from "./ids.ts";
 import { byText } from "./order.ts";
 import type { Place, Problem, Warning } from "./problems.ts";
+import { teachingLanguageSubjects } from "../domain/nsc-pass.ts";
 import type { SourceTables } from "./tables/index.ts";
 import type { Row, TableDefinition } from "./tables/define.ts";
 import type { ValidRow, ValidTables } from "./validate.ts";
@@ -20,8 +21,11 @@ export type { Requirement } from "./catalogue.ts";
 export type Qualification = Row<Tables["qualifications"]> & Omit<Judgement, "requirementsStatement">;
 type ApplicationCycle = Row<Tables["applicationCycles"]>;
 type UniversityFee = Row<Tables["universityFees"]>;
+type TeachingLanguage = Row<Tables["teachingLanguages"]>;
 export type University = Row<Tables["universities"]> & {
   province: Province;
+  /** Its languages of learning and teaching (at least one: the link stage refuses a university without). */
+  teachingLanguages: TeachingLanguage[];
   cycles: ApplicationCycle[];
   fees: UniversityFee[];
   qualifications: Qualification[];
@@ -185,6 +189,7 @@ function linkUniversities(
   const feesBy = groupBy(rowsOf(valid.universityFees), (f) => f.university_slug);
   const qualificationsBy = groupBy(qualifications, (q) => q.university_slug);
   const prospectusesBy = groupBy(prospectuses, (p) => p.university_slug);
+  const languagesBy = groupBy(rowsOf(valid.teachingLanguages), (t) => t.university_slug);
   const universities = rowsOf(valid.universities).flatMap((row) => {
     const province = provinceById.get(row.province_id);
     if (!province) return [];
@@ -195,7 +200,15 @@ function linkUniversities(
       (a, b) => b.intake_year - a.intake_year || byText(a.fee_type, b.fee_type) || byText(a.applies_to, b.applies_to),
     );
     return [
-      { ...row, province, cycles, fees, qualifications: qualificationsBy.get(row.slug) ?? [], prospectuses: prospectusesBy.get(row.slug) ?? [] },
+      {
+        ...row,
+        province,
+        teachingLanguages: (languagesBy.get(row.slug) ?? []).sort((a, b) => byText(a.language, b.language)),
+        cycles,
+        fees,
+        qualifications: qualificationsBy.get(row.slug) ?? [],
+        prospectuses: prospectusesBy.get(row.slug) ?? [],
+      },
     ];
   });
   return universities.sort((a, b) => byText(a.name, b.name));
@@ -294,6 +307,29 @@ export function linkModel(valid: Valid, today: string): { model: Model; conflict
     fieldsOfStudy: linkedBursaries.fieldsOfStudy,
     prospectuses,
   };
-  problems.push(...checkDerivedIds(model));
+  problems.push(...checkDerivedIds(model), ...checkTeachingLanguages(valid, model));
   return { model, conflicts, problems, warnings: [...linkWarnings, ...gapWarnings(model)] };
+}
+
+/** Every university names its language(s) of learning and teaching, and each is a subject at HL and FAL level. */
+function checkTeachingLanguages(valid: Valid, model: Model): Problem[] {
+  const problems: Problem[] = [];
+  const subjects = new Set(model.subjects.map((s) => s.slug));
+  const table = valid.universities[0]?.at.file ?? "sources/universities.csv";
+  for (const u of valid.universities) {
+    if (!model.universities.some((m) => m.slug === u.row.slug && m.teachingLanguages.length > 0)) {
+      problems.push({
+        ...u.at,
+        column: "slug",
+        value: u.row.slug,
+        expected: `a university with its language(s) of learning and teaching in sources/teaching-languages.csv (the statutory minimum needs them; see ${table})`,
+      });
+    }
+  }
+  for (const t of valid.teachingLanguages) {
+    const missing = teachingLanguageSubjects(t.row.language).filter((slug) => !subjects.has(slug));
+    if (missing.length > 0)
+      problems.push({ ...t.at, column: "language", value: t.row.language, expected: `a language whose subjects exist (${missing.join(", ")})` });
+  }
+  return problems;
 }

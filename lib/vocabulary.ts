@@ -36,11 +36,14 @@ export const QUALIFICATION_TYPES = [
   "extended-bachelor",
   "extended-diploma",
 ] as const;
+export type QualificationType = (typeof QUALIFICATION_TYPES)[number];
 
 export const UNIVERSITY_TYPES = ["traditional", "comprehensive", "university-of-technology"] as const;
 
 export const SUBJECT_GROUPS = ["official-language", "non-official-language", "mathematics", "life-orientation", "elective"] as const;
 export const LANGUAGE_LEVELS = ["HL", "FAL", "SAL"] as const;
+/** The languages a university teaches in (its LoLT, Notice 751): each is met by its Home Language or First Additional Language subject. */
+export const TEACHING_LANGUAGES = ["english", "afrikaans"] as const;
 
 export const SCHOOL_SECTORS = ["public", "independent"] as const;
 export const SCHOOL_PHASES = ["secondary", "combined"] as const;

@@ -7,6 +7,7 @@ import {
   SCHOOL_PHASES,
   SCHOOL_SECTORS,
   SUBJECT_GROUPS,
+  TEACHING_LANGUAGES,
   UNIVERSITY_TYPES,
 } from "../../lib/vocabulary.ts";
 import { WITNESS_KINDS } from "../../domain/evidence.ts";
@@ -80,6 +81,20 @@ export function sourceTables(today: string) {
       ...provenance,
     }),
     key: ["university_slug", "intake_year", "fee_type", "applies_to"],
+    references: [{ column: "university_slug", table: "universities", targetColumn: "slug" }],
+  });
+
+  // The statutory minimum needs 30% in the university's language of learning and teaching (domain/nsc-pass.ts).
+  const teachingLanguages = defineTable({
+    name: "teaching-languages",
+    patterns: ["teaching-languages.csv"],
+    row: z.object({
+      university_slug: cell.slug(),
+      language: cell.oneOf(TEACHING_LANGUAGES),
+      ...provenance,
+      note: cell.optionalText(),
+    }),
+    key: ["university_slug", "language"],
     references: [{ column: "university_slug", table: "universities", targetColumn: "slug" }],
   });
 
@@ -233,6 +248,7 @@ export function sourceTables(today: string) {
     universities,
     applicationCycles,
     universityFees,
+    teachingLanguages,
     subjects,
     qualifications,
     witnesses,

@@ -1,13 +1,16 @@
 // Near misses: the qualifications a learner does not meet but would with a small change, each with what is
 // missing. "Small" is defined once, here:
 //   - the APS at most 10% of the scheme's maximum short (exactly 10% is a near miss, one point more is not);
-//   - at most one subject requirement unmet, and that one short by at most one NSC level: a subject the
+//   - at most one subject requirement unmet (the statutory pass level counts as one: three 20-credit subjects at
+//     the pass's threshold where four are needed, and a fourth within one level below it), and that one short by
+//     at most one NSC level: a subject the
 //     learner takes at the level below the one required (for an alternative group or a rule: one of its
 //     options). A subject the learner does not take is never a near miss, nor are two unmet requirements, nor a
 //     requirement short by two levels. (A learner subject meets one requirement only: a clause left without a
 //     subject of its own is judged on the subjects the other clauses do not need.)
 // Both may hold at once (2 points short and Mathematics one level short). Ordered by how little is missing:
 // fewer missing items first, then the smaller APS shortfall, then the smaller percentage shortfall, then name.
+import type { NscShortfall } from "../nsc-pass.ts";
 import { levelOfPercentage } from "../requirements.ts";
 import type { QualificationOutcome, RequirementOutcome, SubjectFailure } from "./qualify.ts";
 
@@ -15,8 +18,9 @@ export const NEAR_MISS_APS_SHARE = 0.1;
 
 type MissingOption = { subject_slug: string; need_level: number; have_level: number; need_percentage: number; have_percentage: number };
 
-type Missing =
+export type Missing =
   | { kind: "aps"; need: number; have: number }
+  | ({ kind: "nsc" } & NscShortfall)
   | ({ kind: "subject" } & MissingOption)
   | { kind: "group"; group: string; options: MissingOption[] };
 
@@ -109,7 +113,7 @@ export function nearMissWith(
 const apsShort = (m: NearMiss) => m.missing.reduce((n, item) => (item.kind === "aps" ? n + item.need - item.have : n), 0);
 const percentageShort = (m: NearMiss) =>
   m.missing.reduce((n, item) => {
-    if (item.kind === "subject") return n + item.need_percentage - item.have_percentage;
+    if (item.kind === "subject" || item.kind === "nsc") return n + item.need_percentage - item.have_percentage;
     if (item.kind === "group") return n + Math.min(...item.options.map((o) => o.need_percentage - o.have_percentage));
     return n;
   }, 0);

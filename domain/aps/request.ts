@@ -4,7 +4,19 @@
 // {"error": {...}} and a 200 as {"data": ...}.
 import { z } from "zod";
 import { type ApsComputation, apsScoreOf, computeAps, scorerOf } from "./engine.ts";
-import { NEAR_MISS_APS_SHARE, type NearMiss, nearMissWith, orderNearMisses, subjectShortfalls } from "./near-miss.ts";
+import { type Missing, NEAR_MISS_APS_SHARE, type NearMiss, nearMissWith, orderNearMisses, subjectShortfalls } from "./near-miss.ts";
+import {
+  NSC_PASSES,
+  NSC_RULES,
+  type NscContext,
+  type NscPass,
+  type NscPassResult,
+  nscPassOf,
+  NSC_SOURCES,
+  nscShortfall,
+  PASS_FOR_TYPE,
+  passRank,
+} from "../nsc-pass.ts";
 import { type Learner, learnerOf, percentagesOf, type RequirementSet, requirementSetsOf, unmetRequirements } from "./qualify.ts";
 import { CONFIDENCE_LEVELS, MAX_SLUG_LENGTH, SLUG } from "../../lib/vocabulary.ts";
 import { APS_METHODS, LIFE_ORIENTATION_TREATMENTS, type ApsQualification, type ApsScheme, type ApsUniversityDocument, type Mark } from "./scheme.ts";
@@ -59,6 +71,15 @@ const NearMissSchema = z.object({
       z.object({ kind: z.literal("aps"), need: z.number().int(), have: z.number().int() }),
       MissingOptionSchema.extend({ kind: z.literal("subject") }),
       z.object({ kind: z.literal("group"), group: z.string(), options: z.array(MissingOptionSchema) }),
+      z.object({
+        kind: z.literal("nsc"),
+        pass: z.enum(["diploma", "bachelor"]).describe("The statutory pass the programme needs."),
+        need: z.number().int().describe("Subjects other than Life Orientation needed at need_percentage (4)."),
+        have: z.number().int().describe("How many the learner has there (3)."),
+        subject_slug: z.string().describe("The learner's subject nearest the threshold: raising it earns the pass."),
+        need_percentage: z.number(),
+        have_percentage: z.number(),
+      }),
     ]),
   ),
 });
@@ -69,6 +90,32 @@ const QualificationNameSchema = z.object({
   min_aps: z.number().int().nullable(),
   /** The scheme min_aps is on: the university's main scheme, or one of other_schemes. */
   aps_scheme: z.string(),
+});
+
+/** The statutory minimum at this university (domain/nsc-pass.ts, docs/aps.md#the-statutory-minimum). */
+export const NscSchema = z.object({
+  pass: z
+    .enum(NSC_PASSES)
+    .describe(
+      "The statutory pass the marks earn here: bachelor, diploma, higher-certificate, or none (no NSC, or under 30% in the university's teaching language): none qualifies for nothing.",
+    ),
+  complete: z.boolean().describe("false: a condition could not be checked on the marks given (its met is null)."),
+  conditions: z.array(
+    z.object({
+      rule: z.enum(NSC_RULES),
+      met: z.boolean().nullable(),
+      need: z.number(),
+      have: z.number().nullable(),
+      subject_slug: z.string().optional(),
+      reason: z.string(),
+    }),
+  ),
+  reason: z.string().describe("Why the pass is what it is, in words a learner understands."),
+  source: z.object({
+    admission: z.string().describe("Notice 751 of 2008: the minimum admission requirements per qualification type."),
+    nsc: z.string().describe("The NSC's own pass requirements (the National Policy in force since 2014)."),
+    teaching_language: z.string().describe("Where this university's language(s) of learning and teaching are stated."),
+  }),
 });
 
 /** The score on another method some of the university's programmes use (e.g. SMU's health schools). */
@@ -103,6 +150,7 @@ export const ApsResultSchema = z.object({
   near_misses: z.array(NearMissSchema),
   /** Scores on the university's other methods, where some of its programmes use one ([] for most). */
   other_schemes: z.array(OtherSchemeScoreSchema),
+  nsc: NscSchema,
   exact_score: z.number(),
   maximum: z.number().int(),
   breakdown: z.array(
@@ -133,6 +181,7 @@ const ComparedUniversitySchema = z.object({
   qualifications: z.array(QualificationNameSchema),
   near_misses: z.array(NearMissSchema),
   other_schemes: z.array(OtherSchemeScoreSchema),
+  nsc: NscSchema,
 });
 type ComparedUniversity = z.infer<typeof ComparedUniversitySchema>;
 
@@ -289,6 +338,9 @@ type PreparedDocument = {
   sets: RequirementSet[];
   /** Every subject slug the university knows, for checking a request's marks. */
   subjects: ReadonlySet<string>;
+  /** What the statutory minimum reads, and a key that is the same for universities whose rules are the same. */
+  nsc: NscContext;
+  nscKey: string;
 };
 
 // Documents are immutable and kept per isolate (functions/assets.ts), so each is prepared once.
@@ -321,7 +373,15 @@ function prepare(document: ApsUniversityDocument): PreparedDocument {
       named: { id: q.id, name: q.name, min_aps: q.min_aps, aps_scheme: q.scheme ?? scheme.id },
     };
   });
-  entry = { entries, sets, subjects: new Set(document.subjects.map((s) => s.slug)) };
+  const facts = document.nsc;
+  const nsc: NscContext = {
+    homeLanguages: new Set(facts.home_languages),
+    tenCredit: new Set(facts.ten_credit),
+    teachingLanguages: new Set(facts.teaching_language_subjects),
+    teachingLanguageName: facts.teaching_language_name,
+  };
+  const nscKey = [facts.home_languages, facts.ten_credit, facts.teaching_language_subjects].map((l) => l.join(" ")).join("\n");
+  entry = { entries, sets, subjects: new Set(document.subjects.map((s) => s.slug)), nsc, nscKey };
   prepared.set(document, entry);
   return entry;
 }
@@ -332,14 +392,46 @@ function prepare(document: ApsUniversityDocument): PreparedDocument {
  */
 type SetOutcome = true | NonNullable<ReturnType<typeof subjectShortfalls>> | null;
 
+// A comparison judges one learner at every university: the pass is worked out once per set of rules (most universities
+// share one: English only).
+const passesOf = new WeakMap<Learner, Map<string, NscPassResult>>();
+
+function nscPassFor(learner: Learner, prepared: PreparedDocument): NscPassResult {
+  let byRules = passesOf.get(learner);
+  if (!byRules) {
+    byRules = new Map();
+    passesOf.set(learner, byRules);
+  }
+  let result = byRules.get(prepared.nscKey);
+  if (!result) {
+    result = nscPassOf(learner.percentages, prepared.nsc);
+    byRules.set(prepared.nscKey, result);
+  }
+  return result;
+}
+
 /** What the calculator and the comparison both answer: the scores on every scheme, what the marks qualify
  * for, near misses. `main` is the score on the university's main scheme. `learner`: the marks read for matching,
  * which a comparison reads once for all its universities (read after their documents were prepared, so every
  * subject their requirements name is numbered and read from an array). */
 function judgeUniversity(document: ApsUniversityDocument, marks: readonly Mark[], main: Scores, given?: Learner) {
   const { scheme } = document;
-  const { entries, sets } = prepare(document);
+  const prepared = prepare(document);
+  const { entries, sets } = prepared;
   const learner = given ?? learnerOf(percentagesOf(marks));
+  // The statutory minimum: no programme admits below the pass its type needs; a learner with no pass gets nothing.
+  const nsc = nscPassFor(learner, prepared);
+  const rankNow = passRank(nsc.pass);
+  const passShortfalls = new Map<NscPass, Missing | null>();
+  const passShortfall = (needed: NscPass): Missing | null => {
+    let item = passShortfalls.get(needed);
+    if (item === undefined) {
+      const shortfall = needed === "bachelor" || needed === "diploma" ? nscShortfall(learner.percentages, prepared.nsc, needed) : null;
+      item = shortfall === null ? null : Object.freeze({ kind: "nsc" as const, ...shortfall });
+      passShortfalls.set(needed, item);
+    }
+    return item;
+  };
   // Each variant scheme scores the marks too; a qualification is judged on the scheme its min_aps is on.
   const others = (document.variants ?? []).map((variant) => ({ variant, scores: apsScoreOf(variant, marks) }));
   const scoreOf = new Map<ApsScheme, number>([[scheme, main.score], ...others.map((o) => [o.variant, o.scores.score] as const)]);
@@ -352,8 +444,13 @@ function judgeUniversity(document: ApsUniversityDocument, marks: readonly Mark[]
   const scorers = new Map<ApsScheme, ReturnType<typeof scorerOf>>();
   const qualifying: PreparedDocument["entries"] = [];
   const nearMisses: NearMiss[] = [];
-  for (const entry of entries) {
+  for (const entry of nsc.pass === "none" ? [] : entries) {
     const { qualification: q, scheme: qScheme, set } = entry;
+    const needed = PASS_FOR_TYPE[q.qualification_type];
+    const passShort = rankNow < passRank(needed);
+    // Short of the pass its type needs: at best a near miss, where one subject would earn it.
+    const passItem = passShort ? passShortfall(needed) : null;
+    if (passShort && passItem === null) continue;
     const maximum = qScheme.maximum;
     let score = scoreOf.get(qScheme) ?? main.score;
     // Where the programme's required subjects must count, its score is its own, and the same for its whole set:
@@ -400,11 +497,14 @@ function judgeUniversity(document: ApsUniversityDocument, marks: readonly Mark[]
     }
     if (outcome === null) continue;
     const shortOnAps = q.min_aps !== null && score < q.min_aps;
-    if (outcome === true && !shortOnAps) {
+    if (outcome === true && !shortOnAps && !passShort) {
       qualifying.push(entry);
       continue;
     }
-    const miss = nearMissWith(q, shortOnAps && q.min_aps !== null ? { min_aps: q.min_aps, score } : null, maximum, outcome === true ? [] : outcome);
+    // The pass level counts as one unmet requirement: with another one as well, it is more than a small change.
+    if (passItem !== null && outcome !== true && outcome.length > 0) continue;
+    const missing = passItem !== null ? [passItem] : outcome === true ? [] : outcome;
+    const miss = nearMissWith(q, shortOnAps && q.min_aps !== null ? { min_aps: q.min_aps, score } : null, maximum, missing);
     if (miss) nearMisses.push(miss);
   }
   return {
@@ -418,6 +518,7 @@ function judgeUniversity(document: ApsUniversityDocument, marks: readonly Mark[]
       exact_score: scores.exact_score,
       maximum: variant.maximum,
     })),
+    nsc: { ...nsc, source: { ...NSC_SOURCES, teaching_language: document.nsc.teaching_language_source } },
     scheme: {
       id: scheme.id,
       name: scheme.name,
@@ -444,6 +545,7 @@ export function apsResultOf(document: ApsUniversityDocument, marks: readonly Mar
     qualifications: judged.qualifications,
     near_misses: judged.near_misses,
     other_schemes: judged.other_schemes,
+    nsc: judged.nsc,
     exact_score: computation.exact_score,
     maximum: computation.maximum,
     breakdown: computation.subjects,
@@ -545,6 +647,7 @@ export async function answerCompareRequest(body: unknown, index: ApsIndex, loadU
       qualifications: judged.qualifications,
       near_misses: judged.near_misses,
       other_schemes: judged.other_schemes,
+      nsc: judged.nsc,
     });
   }
   return {

@@ -2,7 +2,7 @@
 // the aps-*.csv tables (build/aps.ts) and the Worker reads it back, so these types are the contract
 // between the two. Subject classes arrive resolved to subject slugs: the engine never needs the subject
 // table's groups, which keeps it small enough to run per request on workerd.
-import type { Confidence } from "../../lib/vocabulary.ts";
+import type { Confidence, QualificationType } from "../../lib/vocabulary.ts";
 import type { RequirementRule } from "../requirements.ts";
 
 export const APS_METHODS = ["points", "percentage-sum", "percentage-average", "percentage-tenths"] as const;
@@ -69,6 +69,8 @@ type ApsGeneralRequirement = { rule: RequirementRule; min_percentage: number; al
 export type ApsQualification = {
   id: string;
   name: string;
+  /** bachelor, extended-bachelor, diploma, ...: which statutory pass it needs (domain/nsc-pass.ts). */
+  qualification_type: QualificationType;
   /** null: no APS minimum is published; only the subject requirements are checked. */
   min_aps: number | null;
   /** The variant scheme min_aps is on; absent for the university's main scheme. */
@@ -87,6 +89,22 @@ export type ApsUniversityDocument = {
   subjects: { slug: string; name: string }[];
   /** The subjects each general requirement rule can be met with. */
   rule_subjects?: Record<RequirementRule, string[]>;
+  /** What the statutory minimum needs to know (domain/nsc-pass.ts). */
+  nsc: ApsNscFacts;
+};
+
+/** The subjects the statutory minimum reads, and the university's language(s) of learning and teaching. */
+export type ApsNscFacts = {
+  /** Official languages at Home Language level. */
+  home_languages: string[];
+  /** Subjects of 10 credits (Life Orientation): never among the four 20-credit subjects. */
+  ten_credit: string[];
+  /** The subjects that meet the teaching-language minimum (its languages at HL or FAL). */
+  teaching_language_subjects: string[];
+  /** Its teaching languages as a learner reads them: "English", "English or Afrikaans". */
+  teaching_language_name: string;
+  /** Where the university's teaching languages are stated. */
+  teaching_language_source: string;
 };
 
 export type Mark = { subject_slug: string; percentage: number };

@@ -6,6 +6,7 @@ import { nearMissOf, NEAR_MISS_APS_SHARE, type NearMiss, orderNearMisses } from 
 import { explainQualification, percentagesOf } from "../../domain/aps/qualify.ts";
 import { answerCompareRequest, apsResultOf, type ApsIndex } from "../../domain/aps/request.ts";
 import type { ApsQualification, ApsRequirement, ApsUniversityDocument, Mark } from "../../domain/aps/scheme.ts";
+import { ENGLISH_NSC } from "../support/nsc-facts.ts";
 
 const requirement = (subject_slug: string, min_percentage: number, options: Partial<ApsRequirement> = {}): ApsRequirement => ({
   subject_slug,
@@ -29,6 +30,7 @@ const qualification = (
 ): ApsQualification => ({
   id: "q",
   name: "Q",
+  qualification_type: "higher-certificate",
   min_aps,
   requirements,
   general_requirements: general,
@@ -142,12 +144,19 @@ function documentOf(slug: string, name: string, qualifications: ApsQualification
     },
     qualifications,
     subjects: SUBJECTS.map((s) => ({ slug: s, name: s })),
+    nsc: ENGLISH_NSC,
   };
 }
 
 // A learner at level 5 in six subjects: APS 30.
 const MARKS = SUBJECTS.slice(0, 6).map((subject_slug) => ({ subject_slug, percentage: 65 }));
-const q = (id: string, min_aps: number | null, requirements: ApsRequirement[] = []): ApsQualification => ({ id, name: id, min_aps, requirements });
+const q = (id: string, min_aps: number | null, requirements: ApsRequirement[] = []): ApsQualification => ({
+  id,
+  name: id,
+  qualification_type: "higher-certificate",
+  min_aps,
+  requirements,
+});
 const DOCUMENTS = new Map<string, ApsUniversityDocument>([
   [
     "alpha",
@@ -239,6 +248,7 @@ describe("compare", () => {
         qualifications: single.qualifications,
         near_misses: single.near_misses,
         other_schemes: single.other_schemes,
+        nsc: single.nsc,
       });
     }
     expect(answer.data.meta).toEqual({ universities: 2, qualifies_for_total: 2 });

@@ -6,7 +6,8 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { apsScoreOf, computeAps } from "../../domain/aps/engine.ts";
-import { type NearMiss, nearMissOf, orderNearMisses } from "../../domain/aps/near-miss.ts";
+import { type NearMiss, nearMissOf, nearMissWith, orderNearMisses } from "../../domain/aps/near-miss.ts";
+import { NSC_PASSES, type NscContext, nscPassOf, nscShortfall, PASS_FOR_TYPE } from "../../domain/nsc-pass.ts";
 import {
   explainQualification,
   explainQualifications,
@@ -19,6 +20,7 @@ import {
 import { type ApsIndex, answerCompareRequest, apsResultOf } from "../../domain/aps/request.ts";
 import type { ApsQualification, ApsRequirement, ApsUniversityDocument, Mark } from "../../domain/aps/scheme.ts";
 import { prepareTestDataset, TEST_DIST } from "../../support/test-dataset.ts";
+import { ENGLISH_NSC } from "../support/nsc-facts.ts";
 import { present } from "../support/present.ts";
 
 const requirement = (subject_slug: string, min_percentage: number, options: Partial<ApsRequirement> = {}): ApsRequirement => ({
@@ -72,10 +74,11 @@ const FIXTURE: ApsUniversityDocument = {
     bonuses: [],
   },
   qualifications: [
-    { id: "open", name: "Open", min_aps: 20, requirements: [] },
+    { id: "open", name: "Open", qualification_type: "higher-certificate", min_aps: 20, requirements: [] },
     {
       id: "science",
       name: "Science",
+      qualification_type: "higher-certificate",
       min_aps: 30,
       requirements: [
         requirement("mathematics", 60),
@@ -86,6 +89,7 @@ const FIXTURE: ApsUniversityDocument = {
     {
       id: "commerce",
       name: "Commerce",
+      qualification_type: "higher-certificate",
       min_aps: 25,
       requirements: [
         alternative("maths", "mathematics", 50),
@@ -94,9 +98,16 @@ const FIXTURE: ApsUniversityDocument = {
         requirement("physical-sciences", 90, { is_compulsory: false }),
       ],
     },
-    { id: "selective", name: "Selective", min_aps: 40, requirements: [requirement("physical-sciences", 80)] },
+    {
+      id: "selective",
+      name: "Selective",
+      qualification_type: "higher-certificate",
+      min_aps: 40,
+      requirements: [requirement("physical-sciences", 80)],
+    },
   ],
   subjects: SUBJECTS.map((slug) => ({ slug, name: slug })),
+  nsc: ENGLISH_NSC,
 };
 
 /**
@@ -301,6 +312,13 @@ function judgedOneByOne(document: ApsUniversityDocument, marks: Mark[]) {
   const rules = document.rule_subjects ?? {};
   const qualifying: string[] = [];
   const misses: NearMiss[] = [];
+  const context: NscContext = {
+    homeLanguages: new Set(document.nsc.home_languages),
+    tenCredit: new Set(document.nsc.ten_credit),
+    teachingLanguages: new Set(document.nsc.teaching_language_subjects),
+    teachingLanguageName: document.nsc.teaching_language_name,
+  };
+  const pass = nscPassOf(percentages, context);
   for (const q of document.qualifications) {
     const scheme = (document.variants ?? []).find((v) => v.id === q.scheme) ?? document.scheme;
     // A scheme that counts required subjects counts the compulsory ones the learner takes and the best of each group.
@@ -316,8 +334,20 @@ function judgedOneByOne(document: ApsUniversityDocument, marks: Mark[]) {
       required.add(best);
     }
     const { score } = apsScoreOf(scheme, marks, scheme.required_subjects_counted ? required : new Set());
-    if (meets(q, marks, score, rules)) qualifying.push(q.id);
-    const miss = nearMissOf(explainQualification(q, percentages, score, rules), q.min_aps, scheme.maximum);
+    // The statutory floor: no pass, nothing; short of the type's pass, at best a near miss on the pass alone.
+    if (pass.pass === "none") continue;
+    const needed = PASS_FOR_TYPE[q.qualification_type];
+    const outcome = explainQualification(q, percentages, score, rules);
+    if (NSC_PASSES.indexOf(pass.pass) >= NSC_PASSES.indexOf(needed)) {
+      if (meets(q, marks, score, rules)) qualifying.push(q.id);
+      const miss = nearMissOf(outcome, q.min_aps, scheme.maximum);
+      if (miss) misses.push(miss);
+      continue;
+    }
+    const shortfall = needed === "bachelor" || needed === "diploma" ? nscShortfall(percentages, context, needed) : null;
+    if (shortfall === null || outcome.failures.some((f) => f.kind !== "min_aps")) continue;
+    const aps = outcome.failures.find((f) => f.kind === "min_aps");
+    const miss = nearMissWith(q, aps ? { min_aps: aps.min_aps, score: aps.score } : null, scheme.maximum, [{ kind: "nsc", ...shortfall }]);
     if (miss) misses.push(miss);
   }
   return { qualifying, misses: orderNearMisses(misses) };
@@ -396,6 +426,7 @@ describe("the calculator's answer on the built documents equals judging each pro
         {
           id: "english-first",
           name: "English first",
+          qualification_type: "higher-certificate",
           min_aps: 6,
           requirements: [alternative("english", "english-first-additional-language", 50), alternative("english", "english-home-language", 50)],
         },
@@ -424,6 +455,7 @@ describe("rule requirements across universities", () => {
       {
         id: `${slug}-languages`,
         name: "Languages",
+        qualification_type: "higher-certificate",
         min_aps: null,
         requirements: [],
         general_requirements: [{ rule: "other-language", min_percentage: 50, alternative_group: null }],
@@ -460,7 +492,13 @@ describe("a learner read before a requirement's subject was numbered", () => {
     // A slug no requirement has named in this process, so it is numbered only when the set below is compiled.
     const slug = `subject-numbered-late-${Date.now()}`;
     const learner = learnerOf(new Map([[slug, 65]]));
-    const qualification: ApsQualification = { id: "late", name: "Late", min_aps: null, requirements: [requirement(slug, 60)] };
+    const qualification: ApsQualification = {
+      id: "late",
+      name: "Late",
+      qualification_type: "higher-certificate",
+      min_aps: null,
+      requirements: [requirement(slug, 60)],
+    };
     const set = requirementSetOf(qualification, {});
     expect(unmetRequirements(set, learner)).toEqual([]);
     expect(unmetRequirements(set, learnerOf(new Map([[slug, 55]])))).toHaveLength(1);
@@ -472,6 +510,7 @@ describe("alternative routes (any one whole route suffices; one mark may serve i
   const accounting: ApsQualification = {
     id: "bacc",
     name: "Bachelor of Accounting",
+    qualification_type: "higher-certificate",
     min_aps: null,
     requirements: [
       requirement("english-home-language", 50),

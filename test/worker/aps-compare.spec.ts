@@ -44,6 +44,7 @@ describe("POST /v1/data/aps-calculator/compare", () => {
             qualifications: single.qualifications,
             near_misses: single.near_misses,
             other_schemes: single.other_schemes,
+            nsc: single.nsc,
           });
         }
       }),
