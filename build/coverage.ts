@@ -9,20 +9,27 @@ import type { Warning } from "./problems.ts";
 /** The intake applications are open for: a school leaver applies in year Y for the academic year Y + 1. */
 export const currentIntake = (today: string) => Number(today.slice(0, 4)) + 1;
 
+/** Whether a qualification rests on the university's own page or document for the intake before the current one or
+ * later (issue 26: the official evidence behind the catalogue). */
+export function hasOfficialWitness(q: Model["qualifications"][number], intake: number): boolean {
+  return q.sources.some((s) => (s.kind === "own-page" || s.kind === "official-document") && s.intake_year !== null && s.intake_year >= intake - 1);
+}
+
 const percent = (n: number, of: number) => (of === 0 ? "-" : `${Math.round((100 * n) / of)}%`);
 
 export function formatCoverage(model: Model, today: string): string[] {
   const intake = currentIntake(today);
   const lines = [
     "  Coverage per university",
-    `  university   qualifications   with requirements   intake ${intake}+   confidence h/m/l   latest cycle   fee   prospectus`,
+    `  university   qualifications   with requirements   intake ${intake}+   official ${intake - 1}+   confidence h/m/l   latest cycle   fee   prospectus`,
   ];
   const row = (name: string, qs: Model["qualifications"], cycle: string, fee: string, prospectus: string) => {
     const withRequirements = qs.filter((q) => q.requirements.length > 0 || q.generalRequirements.length > 0).length;
     const current = qs.filter((q) => q.intake_year >= intake).length;
+    const official = qs.filter((q) => hasOfficialWitness(q, intake)).length;
     const confidence = CONFIDENCE_LEVELS.map((c) => qs.filter((q) => q.confidence === c).length).join("/");
     lines.push(
-      `  ${name.padEnd(10)} ${String(qs.length).padStart(16)} ${percent(withRequirements, qs.length).padStart(19)} ${percent(current, qs.length).padStart(13)} ${confidence.padStart(18)}` +
+      `  ${name.padEnd(10)} ${String(qs.length).padStart(16)} ${percent(withRequirements, qs.length).padStart(19)} ${percent(current, qs.length).padStart(13)} ${`${official} ${percent(official, qs.length)}`.padStart(15)} ${confidence.padStart(18)}` +
         ` ${cycle.padStart(14)} ${fee.padStart(5)} ${prospectus.padStart(12)}`,
     );
   };

@@ -14,6 +14,9 @@ export const CATALOGUE_FLOORS = {
   total: 1_800,
   perUniversity: 40,
   withRequirements: 0.95,
-  /** Rows on the 2027 intake or later (the rest keep their true intake year, and the build lists them). */
+  /** Rows on the 2027 intake or later, or resting on the university's own 2026 document or page (the rest keep their
+   * true intake year, and the build lists them). A row added from an official 2026 document is on the 2026 intake. */
   currentIntake: 0.9,
+  /** Rows with an own-page or official-document witness for the 2026 intake or later (issue 26). */
+  officialCurrent: 700,
 } as const;
