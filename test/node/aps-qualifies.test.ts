@@ -116,16 +116,24 @@ const FIXTURE: ApsUniversityDocument = {
  */
 function meets(q: ApsQualification, marks: readonly Mark[], score: number, ruleSubjects: Record<string, string[]> = {}): boolean {
   if (q.min_aps !== null && score < q.min_aps) return false;
+  // Alternative routes: any one whole route (with the requirements every route shares) suffices.
+  const routes = [...new Set([...q.requirements, ...(q.general_requirements ?? [])].flatMap((r) => (r.route === undefined ? [] : [r.route])))];
+  if (routes.length > 0) return routes.some((route) => meetsRoute(q, marks, ruleSubjects, route));
+  return meetsRoute(q, marks, ruleSubjects, undefined);
+}
+
+function meetsRoute(q: ApsQualification, marks: readonly Mark[], ruleSubjects: Record<string, string[]>, route: number | undefined): boolean {
+  const onRoute = (r: { route?: number }) => r.route === undefined || r.route === route;
   const p = (slug: string) => marks.find((m) => m.subject_slug === slug)?.percentage;
   type Option = { subjects: string[]; min: number };
   const clauses: Option[][] = [];
   const groups = new Map<string, Option[]>();
-  for (const r of q.requirements) {
+  for (const r of q.requirements.filter(onRoute)) {
     const option = { subjects: [r.subject_slug], min: r.min_percentage };
     if (r.alternative_group !== null) groups.set(r.alternative_group, [...(groups.get(r.alternative_group) ?? []), option]);
     else if (r.is_compulsory) clauses.push([option]);
   }
-  for (const g of q.general_requirements ?? []) {
+  for (const g of (q.general_requirements ?? []).filter(onRoute)) {
     const option = { subjects: ruleSubjects[g.rule] ?? [], min: g.min_percentage };
     if (g.alternative_group !== null) groups.set(g.alternative_group, [...(groups.get(g.alternative_group) ?? []), option]);
     else clauses.push([option]);

@@ -13,7 +13,7 @@ import { copyOfSources, removeAll } from "../../lib/files.ts";
 const cleanup: string[] = [];
 afterAll(() => removeAll(...cleanup));
 
-const TODAY = "2026-11-24";
+const TODAY = "2026-11-27";
 const BURSARY_HEADER =
   "slug,name,provider,provider_type,fields,covers,value_zar,study_levels,min_average,household_income_max_zar,citizenship,provinces,eligibility,application_url,recurs,recurs_basis,source_url,verified_on";
 const CYCLE_HEADER = "bursary_slug,intake_year,open_date,close_date,evidence_kind,dates_from,corroborated_by,source_url,verified_on";

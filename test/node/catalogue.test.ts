@@ -23,7 +23,7 @@ function toCsv(rows: Row[]): string {
   return `${[columns.join(","), ...rows.map((r) => columns.map((c) => cell(r[c] ?? "")).join(","))].join("\n")}\n`;
 }
 
-const UNIVERSITY = "university-of-johannesburg";
+const UNIVERSITY = "university-of-venda";
 
 async function sourcesWith(edit: (qualifications: Row[], evidence: Row[]) => void): Promise<string> {
   const sources = await copyOfSources();
@@ -72,7 +72,7 @@ describe("the catalogue's evidence in the build", () => {
     const problem = result.problems.find((p) => p.column === "min_aps");
     expect(problem?.file).toContain(`qualifications/${UNIVERSITY}.csv`);
     expect(problem?.expected).toMatch(
-      /what the top-ranked witness states \(.+, (transcription|third-party|own-page|official-document), intake .+evidence\/university-of-johannesburg\.csv:\d+\)/,
+      /what the top-ranked witness states \(.+, (transcription|third-party|own-page|official-document), intake .+evidence\/university-of-venda\.csv:\d+\)/,
     );
     expect(id).not.toBe("");
   });
@@ -152,7 +152,7 @@ describe("the catalogue's evidence in the build", () => {
       expect(candidates, q.name).toContainEqual(published);
       checked++;
     }
-    expect(checked).toBeGreaterThan(100);
+    expect(checked).toBeGreaterThan(50);
   });
 
   it("leaves open, not outranked, an undated official page published against a transcription dated for the row's intake", async () => {
