@@ -206,8 +206,23 @@ function appliedSciences(text: string, page: number): ExtractedRow[] {
       ecpReq = [...base, `life-sciences:${subjects.life?.level}|physical-sciences:${subjects.physical?.level}`, ...general].join(";");
       ecpNote = `ECP, subject to space: "${comment}"`;
     } else if (/45% or above/.test(comment)) {
-      ecpReq = null; // one subject at 45% if the others are at 50%: alternative whole routes (needs "||")
-      ecpNote = `ECP, subject to space, the column's subjects with "${comment}" (alternative routes, not encoded)`;
+      // "45% or above in Maths or Physical Sciences [or Life Sciences] if the other one [three] is 50% or above":
+      // one route per named subject, that subject at 45% and the other named ones at 50% (level 4), English and
+      // the other clauses of the row in each; Technical Mathematics keeps its column's level (the comment names Maths only).
+      const named = /Life Sciences/.test(comment) ? ["maths", "life", "physical"] : ["maths", "physical"];
+      const clauseFor = (subject: string, lowered: boolean): string | null => {
+        if (subject === "maths") {
+          const tech = subjects.tech ? `|technical-mathematics:${subjects.tech.level}` : "";
+          return `mathematics:${lowered ? "45%" : "4"}${tech}`;
+        }
+        const slug = subject === "life" ? "life-sciences" : "physical-sciences";
+        return `${slug}:${lowered ? "45%" : "4"}`;
+      };
+      const others = [life && !named.includes("life") ? life : null, ...general].filter(Boolean);
+      ecpReq = named
+        .map((lowered) => [subjects.english ? english(subjects.english.level) : null, ...named.map((s) => clauseFor(s, s === lowered)), ...others].filter(Boolean).join(";"))
+        .join("||");
+      ecpNote = `ECP, subject to space, the column's subjects with "${comment}": one route per named subject at 45%, the other named ones at 50%; Technical Mathematics at its column's level`;
     } else if (/Foundation Programme if they have at least 40% \(3\) for Life Sciences/.test(comment)) {
       ecpReq = [...base, "life-sciences:3", physical, ...general].filter(Boolean).join(";");
       ecpNote = `ECP ("Foundation Programme"), subject to space: Life Sciences 40% (3)`;

@@ -99,8 +99,14 @@ function translate(raw: string): Translation | null {
   }
   const twoOfThree = /^At least TWO of the following THREE languages \(Home Language or First Additional Language\) (\d+)%: English AND\/ ?OR Afrikaans AND\/ ?OR a third South African language\.?$/.exec(text);
   if (twoOfThree?.[1]) {
-    const any = [...everyLanguage("home-language", twoOfThree[1]), ...everyLanguage("first-additional-language", twoOfThree[1])];
-    return { routes: [[any, any]], note: "two languages (English, Afrikaans or a third South African language, HL or FAL) at 60%: two distinct languages" };
+    // Two of three: English, Afrikaans and one third language; two third languages do not make two of the three.
+    const p = twoOfThree[1];
+    const both = (l: string) => [`${l}-home-language:${p}%`, `${l}-first-additional-language:${p}%`];
+    const third = OFFICIAL.filter((l) => l !== "english" && l !== "afrikaans").flatMap(both);
+    return {
+      routes: [[both("english"), both("afrikaans")], [both("english"), third], [both("afrikaans"), third]],
+      note: `two of English, Afrikaans and a third South African language (HL or FAL) at ${p}%: one route per pair`,
+    };
   }
   const dependsOn = /^Mathematics (\d+)%;? (?:or|OR) (\d+)% \((.+)\)$/.exec(text);
   if (dependsOn?.[1] && dependsOn[2] && dependsOn[3]) {
