@@ -119,6 +119,14 @@ function parseRoute(text: string): RequirementClause[] | string {
     }
     clauses.push({ options, recommended, route: null });
   }
+  // A subject required on its own cannot also fill another clause (one mark meets one clause): a statement that
+  // names it twice so means the same mark serves both, which is what routes say.
+  for (const [i, clause] of clauses.entries()) {
+    const only = clause.options.length === 1 && !clause.recommended ? clause.options[0]?.subject : undefined;
+    if (only === undefined) continue;
+    if (clauses.some((other, j) => j !== i && !other.recommended && other.options.some((o) => o.subject === only)))
+      return `"${only}" is required on its own and also named in another clause; if one mark may serve both, write the alternatives as routes separated by '||'`;
+  }
   return clauses;
 }
 

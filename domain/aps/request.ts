@@ -17,14 +17,23 @@ import {
   PASS_FOR_TYPE,
   passRank,
 } from "../nsc-pass.ts";
-import { type Learner, learnerOf, percentagesOf, type RequirementSet, requirementSetsOf, unmetRequirements } from "./qualify.ts";
+import {
+  explainQualification,
+  type Learner,
+  learnerOf,
+  percentagesOf,
+  type QualificationOutcome,
+  type RequirementSet,
+  requirementSetsOf,
+  unmetRequirements,
+} from "./qualify.ts";
 import { CONFIDENCE_LEVELS, MAX_SLUG_LENGTH, SLUG } from "../../lib/vocabulary.ts";
 import { APS_METHODS, LIFE_ORIENTATION_TREATMENTS, type ApsQualification, type ApsScheme, type ApsUniversityDocument, type Mark } from "./scheme.ts";
 
 export const MAX_MARKS = 20;
 const APS_ERROR_CODE = "invalid_aps_request";
 
-type ApsErrorDetail = { path: string; message: string };
+export type ApsErrorDetail = { path: string; message: string };
 
 export type ApsResponse<T = ApsResult> =
   | { status: 200; data: T }
@@ -200,23 +209,23 @@ export const CompareResultSchema = z.object({
 });
 export type CompareResult = z.infer<typeof CompareResultSchema>;
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
+export const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
 
-const describe = (value: unknown) =>
+export const describe = (value: unknown) =>
   value === null ? "null" : Array.isArray(value) ? "an array" : typeof value === "string" ? "a string" : `a ${typeof value}`;
 
-function invalid(details: ApsErrorDetail[]): ApsResponse {
+export function invalid(details: ApsErrorDetail[]): ApsResponse {
   const first = details[0]?.message ?? "";
   const message =
     details.length === 1 ? `The APS request is invalid: ${details[0]?.path} ${first}` : `The APS request has ${details.length} problems; see details`;
   return { status: 422, code: APS_ERROR_CODE, message, details };
 }
 
-type Loader = (slug: string) => Promise<ApsUniversityDocument | null>;
+export type Loader = (slug: string) => Promise<ApsUniversityDocument | null>;
 
 /** university_slug: a slug of a university the loader knows. Only a well-formed slug is handed to the
  * loader, so a body can never steer the Worker to an arbitrary asset path. */
-async function checkUniversity(slug: unknown, load: Loader, details: ApsErrorDetail[]): Promise<ApsUniversityDocument | null> {
+export async function checkUniversity(slug: unknown, load: Loader, details: ApsErrorDetail[]): Promise<ApsUniversityDocument | null> {
   if (slug === undefined) {
     details.push({ path: "university_slug", message: "is required (a university slug from GET /v1/data/universities)" });
     return null;
@@ -282,7 +291,7 @@ function checkMark(
 }
 
 /** marks: 1 to MAX_MARKS marks, each subject once. Subjects are checked against knownSubjects when given. */
-function checkMarks(raw: unknown, knownSubjects: ReadonlySet<string> | null, details: ApsErrorDetail[]): Mark[] {
+export function checkMarks(raw: unknown, knownSubjects: ReadonlySet<string> | null, details: ApsErrorDetail[]): Mark[] {
   if (raw === undefined) {
     details.push({ path: "marks", message: "is required (an array of {subject_slug, percentage})" });
     return [];
@@ -532,6 +541,31 @@ function judgeUniversity(document: ApsUniversityDocument, marks: readonly Mark[]
       verified_on: scheme.verified_on,
     },
   };
+}
+
+/** One programme judged on its own, as the calculator judges it: its score on its scheme (its own where the scheme
+ * counts required subjects), its minimum, its subject requirements (any one route) and the pass its type needs.
+ * What targets (domain/aps/targets.ts) searches with. */
+export function judgeAlone(
+  document: ApsUniversityDocument,
+  q: ApsQualification,
+  marks: readonly Mark[],
+): { qualifies: boolean; score: number; exact_score: number; failures: QualificationOutcome["failures"]; pass: NscPassResult; passNeeded: NscPass } {
+  const prepared = prepare(document);
+  const entry = prepared.entries.find((e) => e.qualification === q);
+  if (!entry) throw new Error(`${q.id} is not a qualification of ${document.university.slug}`);
+  const percentages = percentagesOf(marks);
+  const required = entry.scheme.required_subjects_counted ? requiredSubjectsOf(q, percentages) : undefined;
+  const { score, exact_score } = apsScoreOf(entry.scheme, marks, required);
+  const { failures } = explainQualification(q, percentages, score, document.rule_subjects ?? {});
+  const pass = nscPassOf(percentages, prepared.nsc);
+  const passNeeded = PASS_FOR_TYPE[q.qualification_type];
+  return { qualifies: failures.length === 0 && passRank(pass.pass) >= passRank(passNeeded), score, exact_score, failures, pass, passNeeded };
+}
+
+/** The scheme a qualification's min_aps is on. */
+export function schemeOf(document: ApsUniversityDocument, q: ApsQualification): ApsScheme {
+  return q.scheme === undefined ? document.scheme : ((document.variants ?? []).find((v) => v.id === q.scheme) ?? document.scheme);
 }
 
 /** The 200 answer for one university: its score on its own scheme, what the marks qualify for, near misses. */

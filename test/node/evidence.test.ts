@@ -152,3 +152,15 @@ describe("alternative routes in a requirements cell", () => {
     expect(parseRequirements("mathematics:5||")).toMatchObject({ ok: false, message: expect.stringContaining("empty route") });
   });
 });
+
+describe("a subject required on its own and named in another clause", () => {
+  it("is refused: one mark meets one clause, so the statement can only mean routes", () => {
+    expect(parseRequirements("mathematics:60%;accounting:70%|mathematics:70%")).toMatchObject({
+      ok: false,
+      message: expect.stringContaining("write the alternatives as routes"),
+    });
+    expect(parseRequirements("mathematics:70%||mathematics:60%;accounting:70%")).toMatchObject({ ok: true });
+    // Two groups sharing subjects mean two distinct subjects ("any two of"): allowed.
+    expect(parseRequirements("accounting:4|economics:4|business-studies:4;accounting:4|economics:4|business-studies:4")).toMatchObject({ ok: true });
+  });
+});
