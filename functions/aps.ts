@@ -3,6 +3,7 @@
 // validated before any asset is named, so a body can never steer the Worker to another file. Documents
 // are kept parsed once per isolate and data version (functions/assets.ts).
 import { answerApsRequest, answerCompareRequest, type ApsIndex } from "../domain/aps/request.ts";
+import { answerTargetsRequest } from "../domain/aps/targets.ts";
 import type { ApsUniversityDocument } from "../domain/aps/scheme.ts";
 import { paths } from "../lib/layout.ts";
 import { cachedJsonAsset, manifestOf } from "./assets.ts";
@@ -25,4 +26,20 @@ export async function answerApsCalculator(body: unknown, env: Env): Promise<Resp
   const result = await answerApsRequest(body, (slug) => cachedJsonAsset<ApsUniversityDocument>(env, manifest, paths.apsUniversity(slug)));
   if (result.status === 422) throw new ApiError(result.code, result.message, { details: result.details });
   return jsonResponse(JSON.stringify({ data: result.data }), 200, { "cache-control": "no-store" });
+}
+
+/** POST /v1/data/aps-calculator/targets: what it would take, per programme (domain/aps/targets.ts). A qualification
+ * id is checked against its pattern before its public record is read for its university. */
+export async function answerApsTargets(body: unknown, env: Env): Promise<Response> {
+  const manifest = await manifestOf(env);
+  const result = await answerTargetsRequest(
+    body,
+    (slug) => cachedJsonAsset<ApsUniversityDocument>(env, manifest, paths.apsUniversity(slug)),
+    async (id) => {
+      const record = await cachedJsonAsset<{ data: { university_slug: string } }>(env, manifest, paths.detail("qualifications", id));
+      return record?.data.university_slug ?? null;
+    },
+  );
+  if (result.status === 422) throw new ApiError(result.code, result.message, { details: result.details });
+  return jsonResponse(JSON.stringify(result.data), 200, { "cache-control": "no-store" });
 }

@@ -12,7 +12,7 @@
 // body in one place (respond.ts). run_worker_first in wrangler.jsonc makes every request start here, so
 // no file is served unchecked.
 import type { Manifest } from "../lib/layout.ts";
-import { answerApsCalculator, answerApsCompare } from "./aps.ts";
+import { answerApsCalculator, answerApsCompare, answerApsTargets } from "./aps.ts";
 import { manifestOf } from "./assets.ts";
 import { authenticate, authorise, checkOrigin, type Principal } from "./authenticate.ts";
 import { answerIdParse, readJsonBody } from "./compute.ts";
@@ -93,6 +93,8 @@ async function answer(route: Route, request: Request, url: URL, env: Env): Promi
       return answerApsCalculator(await readJsonBody(request), env);
     case "aps-compare":
       return answerApsCompare(await readJsonBody(request), env);
+    case "aps-targets":
+      return answerApsTargets(await readJsonBody(request), env);
     default: {
       const manifest = await manifestOf(env);
       return respondWithDocument(request, await serveGet(route.target, url, env, manifest), manifest, env);

@@ -12,6 +12,7 @@ export type Target =
   | { kind: "requirements"; id: string }
   | { kind: "aps" }
   | { kind: "aps-compare" }
+  | { kind: "aps-targets" }
   | { kind: "id-parse" }
   | { kind: "prospectus-document"; path: string }
   | { kind: "public-document"; document: PublicDocument }
@@ -64,6 +65,12 @@ export const ROUTES: Definition[] = [
     methods: WRITE,
     access: ENDPOINT_SCOPES.apsCalculator,
     target: () => ({ kind: "aps-compare" }),
+  },
+  {
+    pattern: /^\/v1\/data\/aps-calculator\/targets$/,
+    methods: WRITE,
+    access: ENDPOINT_SCOPES.apsCalculator,
+    target: () => ({ kind: "aps-targets" }),
   },
   ...collection("high-schools", OPAQUE, ENDPOINT_SCOPES.highSchools),
   ...collection("bursaries", SLUG, ENDPOINT_SCOPES.bursaries),

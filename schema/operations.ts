@@ -18,6 +18,7 @@ import {
   type ApsIndex,
 } from "../domain/aps/request.ts";
 import type { ApsUniversityDocument } from "../domain/aps/scheme.ts";
+import { answerTargetsRequest, TargetsRequestSchema, TargetsResultSchema } from "../domain/aps/targets.ts";
 import { IdParseRequestSchema, ParsedIdSchema, parseIdNumber } from "../domain/id-number.ts";
 import { ENDPOINT_SCOPES, type RequiredScope } from "../domain/scopes.ts";
 import { DEFAULT_PAGE, DEFAULT_PER_PAGE, MAX_PER_PAGE } from "../lib/pagination.ts";
@@ -394,6 +395,33 @@ export const OPERATIONS: Operation[] = [
       const body = { marks: EXAMPLE_MARKS, university_slugs: index.universities.slice(0, 2).map((u) => u.slug) };
       const answer = await answerCompareRequest(body, index, async (s) => source.apsDocument(s));
       return answer.status === 200 ? [{ summary: "A learner's results at the first two universities", body, response: answer.data }] : [];
+    },
+  },
+  {
+    operationId: "apsTargets",
+    method: "post",
+    path: "/v1/data/aps-calculator/targets",
+    summary: "What marks would it take",
+    description:
+      "For a learner before the final examinations: for one qualification (`qualification_id`) or every qualification of a university (`university_slug`), the smallest raise of the learner's own marks that would make them qualify by the calculator's own rules (minimum APS, subject requirements, and the statutory pass the qualification's type needs), or `reachable: false` with the reason no raise can (a subject they do not take, an APS out of reach). Smallest: the fewest percentage points in total, then the fewest subjects changed. The search is bounded (2,000 states); where it stops early, `reason` says so.",
+    tag: TAGS.aps,
+    scope: ENDPOINT_SCOPES.apsCalculator,
+    body: { name: "ApsTargetsRequest", schema: TargetsRequestSchema },
+    response: { name: "ApsTargetsResponse", schema: TargetsResultSchema, description: "One entry per qualification." },
+    errors: [...JSON_BODY_ERRORS, "invalid_aps_request"],
+    examples: async (source) => {
+      const index = source.apsIndex();
+      const slug = index?.universities[0]?.slug;
+      const document = slug ? source.apsDocument(slug) : null;
+      const q = document?.qualifications.find((x) => x.min_aps !== null);
+      if (!document || !q) return [];
+      const body = { marks: EXAMPLE_MARKS, qualification_id: q.id };
+      const answer = await answerTargetsRequest(
+        body,
+        async (s) => source.apsDocument(s),
+        async () => document.university.slug,
+      );
+      return answer.status === 200 ? [{ summary: "What one programme would take", body, response: answer.data }] : [];
     },
   },
   paginatedList({

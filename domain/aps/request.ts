@@ -350,6 +350,8 @@ type PreparedDocument = {
   /** What the statutory minimum reads, and a key that is the same for universities whose rules are the same. */
   nsc: NscContext;
   nscKey: string;
+  /** Each qualification's entry, for judging one programme alone. */
+  byQualification: Map<ApsQualification, PreparedDocument["entries"][number]>;
 };
 
 // Documents are immutable and kept per isolate (functions/assets.ts), so each is prepared once.
@@ -390,7 +392,8 @@ function prepare(document: ApsUniversityDocument): PreparedDocument {
     teachingLanguageName: facts.teaching_language_name,
   };
   const nscKey = [facts.home_languages, facts.ten_credit, facts.teaching_language_subjects].map((l) => l.join(" ")).join("\n");
-  entry = { entries, sets, subjects: new Set(document.subjects.map((s) => s.slug)), nsc, nscKey };
+  const byQualification = new Map(entries.map((e) => [e.qualification, e]));
+  entry = { entries, sets, subjects: new Set(document.subjects.map((s) => s.slug)), nsc, nscKey, byQualification };
   prepared.set(document, entry);
   return entry;
 }
@@ -552,7 +555,7 @@ export function judgeAlone(
   marks: readonly Mark[],
 ): { qualifies: boolean; score: number; exact_score: number; failures: QualificationOutcome["failures"]; pass: NscPassResult; passNeeded: NscPass } {
   const prepared = prepare(document);
-  const entry = prepared.entries.find((e) => e.qualification === q);
+  const entry = prepared.byQualification.get(q);
   if (!entry) throw new Error(`${q.id} is not a qualification of ${document.university.slug}`);
   const percentages = percentagesOf(marks);
   const required = entry.scheme.required_subjects_counted ? requiredSubjectsOf(q, percentages) : undefined;

@@ -27,7 +27,8 @@ import {
   type Loader,
   schemeOf,
 } from "./request.ts";
-import type { ApsQualification, ApsUniversityDocument, Mark } from "./scheme.ts";
+import type { ApsQualification, ApsScheme, ApsUniversityDocument, Mark } from "./scheme.ts";
+import { passRank } from "../nsc-pass.ts";
 import { UUID } from "../../lib/vocabulary.ts";
 import { z } from "zod";
 
@@ -60,25 +61,160 @@ export type TargetsResult = z.infer<typeof TargetsResultSchema>;
 
 const percent = (p: number) => `${Math.round(p * 100) / 100}%`;
 
-/** The marks at which some rule's outcome can change for this subject, on this programme's scheme. */
-function breakpointsOf(document: ApsUniversityDocument, q: ApsQualification, slug: string): { marks: number[]; linear: boolean } {
-  const marks = new Set<number>(PASS_THRESHOLDS);
-  for (const r of q.requirements) if (r.subject_slug === slug) marks.add(r.min_percentage);
-  for (const g of q.general_requirements ?? []) if ((document.rule_subjects?.[g.rule] ?? []).includes(slug)) marks.add(g.min_percentage);
+/** The marks at which some rule's outcome can change for this subject, on this programme's scheme, by what they
+ * serve: a requirement's minimum (of any option naming it, or a rule whose class holds it), or the score (an edge of
+ * its scale's bands, a bonus). `linear`: its scale scores every percentage point. */
+type Breakpoints = { requirement: number[]; score: number[]; linear: boolean };
+
+function breakpointsOf(document: ApsUniversityDocument, q: ApsQualification, slug: string): Breakpoints {
+  const requirement = new Set<number>();
+  for (const r of q.requirements) if (r.subject_slug === slug) requirement.add(r.min_percentage);
+  for (const g of q.general_requirements ?? []) if ((document.rule_subjects?.[g.rule] ?? []).includes(slug)) requirement.add(g.min_percentage);
   const scheme = schemeOf(document, q);
+  const score = new Set<number>();
   let linear = false;
   for (const scale of scheme.scales) {
     if (scale.subjects !== null && !scale.subjects.includes(slug)) continue;
     for (const band of scale.bands) {
-      marks.add(band.from);
+      score.add(band.from);
       if (band.points_per_percent !== null) linear = true;
     }
   }
-  for (const bonus of scheme.bonuses) if (bonus.subjects.includes(slug)) marks.add(bonus.from);
-  return { marks: [...marks].filter((m) => m > 0 && m <= 100).sort((a, b) => a - b), linear };
+  for (const bonus of scheme.bonuses) if (bonus.subjects.includes(slug)) score.add(bonus.from);
+  const sorted = (set: Set<number>) => [...set].filter((m) => m > 0 && m <= 100).sort((a, b) => a - b);
+  return { requirement: sorted(requirement), score: sorted(score), linear };
 }
 
-type State = { cost: number; changed: number; values: number[]; last: number; goal: boolean };
+/** How a subject's points rise with its mark on a scheme: its scale's points at each whole percentage 0..100, and
+ * the bonuses it can earn (mark, points). */
+type PointsCurve = { points: Float64Array; bonuses: { from: number; points: number }[] };
+
+function curveOf(scheme: ApsScheme, slug: string): PointsCurve {
+  const scale = scheme.scales.find((s) => s.subjects?.includes(slug)) ?? scheme.scales.find((s) => s.subjects === null);
+  const points = new Float64Array(101);
+  for (let p = 0; p <= 100; p++) {
+    const band = scale?.bands.find((b) => b.from <= p && p <= b.to);
+    points[p] = band === undefined ? 0 : (band.points ?? p * (band.points_per_percent ?? 0));
+  }
+  return { points, bonuses: scheme.bonuses.filter((b) => b.subjects.includes(slug)).map((b) => ({ from: b.from, points: b.points })) };
+}
+
+/**
+ * A lower bound on the percentage points that still raise the score by `missing` (A* search's heuristic): every
+ * step up of every subject's points (the next mark where they rise, and the gain there) as if each counted and each
+ * could be taken alone, cheapest per point first, a fraction of the last. Relaxing the order of a subject's steps and
+ * which subjects count only makes it cheaper, so it never says more than the truth.
+ */
+function costOfScore(curves: readonly PointsCurve[], values: readonly number[], missing: number, perPlace: number): number {
+  if (missing <= 0) return 0;
+  const steps: { cost: number; gain: number }[] = [];
+  curves.forEach((curve, i) => {
+    const from = values[i] as number;
+    let at = from;
+    let points = curve.points[Math.floor(from)] as number;
+    for (let p = Math.floor(from) + 1; p <= 100; p++) {
+      const gain = (curve.points[p] as number) - points;
+      if (gain > 1e-12) {
+        steps.push({ cost: p - at, gain: gain / perPlace });
+        at = p;
+        points = curve.points[p] as number;
+      }
+    }
+    for (const b of curve.bonuses) if (b.from > from) steps.push({ cost: b.from - from, gain: b.points / perPlace });
+  });
+  steps.sort((a, b) => a.cost / a.gain - b.cost / b.gain);
+  let cost = 0;
+  let left = missing;
+  for (const step of steps) {
+    if (step.gain >= left) return cost + (step.cost * left) / step.gain;
+    cost += step.cost;
+    left -= step.gain;
+  }
+  return Number.POSITIVE_INFINITY;
+}
+
+/** What a judged state still misses, in the terms the search's bound reads: the single-subject minimums not met
+ * (by the learner's subject index) and the score missing on the scheme. */
+type Shortfall = {
+  /** Per unmet requirement, its options the learner takes: one of them must reach its minimum. */
+  anyOf: { index: number; min: number }[][];
+  missingScore: number;
+  /** The pass level still missing: four subjects other than Life Orientation must reach this threshold. */
+  passThreshold: number | null;
+};
+
+function shortfallOf(judged: ReturnType<typeof judgeAlone>, marks: readonly Mark[]): Shortfall {
+  const anyOf: Shortfall["anyOf"] = [];
+  let missingScore = 0;
+  const indexOf = (slug: string) => marks.findIndex((m) => m.subject_slug === slug);
+  for (const f of judged.failures) {
+    if (f.kind === "subject" && f.percentage !== null) anyOf.push([{ index: indexOf(f.subject_slug), min: f.min_percentage }]);
+    else if (f.kind === "alternatives") {
+      const options = f.options.flatMap((o) =>
+        o.percentage === null || indexOf(o.subject_slug) < 0 ? [] : [{ index: indexOf(o.subject_slug), min: o.min_percentage }],
+      );
+      if (options.length > 0) anyOf.push(options);
+    } else if (f.kind === "min_aps") missingScore = f.min_aps - judged.exact_score;
+  }
+  const short = judged.pass.pass !== "none" && passRank(judged.pass.pass) < passRank(judged.passNeeded);
+  const passThreshold = short ? (judged.passNeeded === "bachelor" ? 50 : judged.passNeeded === "diploma" ? 40 : null) : null;
+  return { anyOf, missingScore, passThreshold };
+}
+
+/**
+ * A lower bound on the percentage points still to raise from `values`, given what their parent state missed and how
+ * far `raised`'s points rose on the way (never more than that): the largest single-subject minimum still unmet, and
+ * the cheapest way the score could still rise by what it misses. Never more than the truth, so the first qualifying
+ * state the search takes is a smallest one.
+ */
+function stillToRaise(
+  shortfall: Shortfall,
+  values: readonly number[],
+  rose: number,
+  curves: readonly PointsCurve[],
+  perPlace: number,
+  twentyCredit: readonly boolean[],
+): number {
+  let bound = 0;
+  // A requirement with one option forces its subject up to its minimum: that much is spent whatever else is done,
+  // and it raises the score by at most its points' rise there.
+  let forced = 0;
+  let forcedRise = 0;
+  let raised: number[] | null = null;
+  for (const options of shortfall.anyOf) {
+    const gap = Math.min(...options.map((o) => Math.max(0, o.min - (values[o.index] as number))));
+    bound = Math.max(bound, gap);
+    const only = options.length === 1 ? options[0] : undefined;
+    if (only && gap > 0) {
+      raised ??= [...values];
+      const from = raised[only.index] as number;
+      if (only.min > from) {
+        forced += only.min - from;
+        forcedRise += rise(curves[only.index] as PointsCurve, from, only.min, perPlace);
+        raised[only.index] = only.min;
+      }
+    }
+  }
+  if (raised !== null) bound = Math.max(bound, forced + costOfScore(curves, raised, shortfall.missingScore - rose - forcedRise, perPlace));
+  if (shortfall.passThreshold !== null) {
+    // Four subjects other than Life Orientation at the threshold: the cheapest of those below it close the gap.
+    const threshold = shortfall.passThreshold;
+    const counted = values.filter((v, i) => twentyCredit[i] && v >= threshold).length;
+    const gaps = values.flatMap((v, i) => (twentyCredit[i] && v < threshold ? [threshold - v] : [])).sort((a, b) => a - b);
+    const needed = Math.max(0, 4 - counted);
+    bound = Math.max(bound, gaps.length < needed ? Number.POSITIVE_INFINITY : gaps.slice(0, needed).reduce((a, b) => a + b, 0));
+  }
+  return Math.max(bound, costOfScore(curves, values, shortfall.missingScore - rose, perPlace));
+}
+
+/** How much subject i's points (scale and bonuses) rise from mark a to mark b, over the places averaged. */
+function rise(curve: PointsCurve, a: number, b: number, perPlace: number): number {
+  let points = (curve.points[Math.floor(b)] as number) - (curve.points[Math.floor(a)] as number);
+  for (const bonus of curve.bonuses) if (bonus.from > a && bonus.from <= b) points += bonus.points;
+  return points / perPlace;
+}
+
+type State = { cost: number; estimate: number; changed: number; values: number[]; last: number; goal: boolean };
 
 /** A binary heap ordered by cost, then fewer subjects changed, then insertion order. */
 class Queue {
@@ -88,7 +224,8 @@ class Queue {
     return this.items.length;
   }
   private less(a: State & { seq: number }, b: State & { seq: number }) {
-    return a.cost - b.cost || a.changed - b.changed || a.seq - b.seq;
+    // Equal bounds: the state further along first (it reaches a change sooner), then fewer subjects changed.
+    return a.cost + a.estimate - (b.cost + b.estimate) || b.cost - a.cost || a.changed - b.changed || a.seq - b.seq;
   }
   push(state: State) {
     const items = this.items;
@@ -127,15 +264,17 @@ const marksWith = (marks: readonly Mark[], values: readonly number[]): Mark[] =>
   marks.map((m, i) => ({ subject_slug: m.subject_slug, percentage: values[i] as number }));
 
 /**
- * From marks that fail only on the APS: raise, point by point, the subject that adds most to the exact score, until
- * the programme is met; null when no raise adds anything or another rule still fails.
+ * From marks that fail only on the APS: raise the subject that adds most to the exact score per point (the first of
+ * equals), by as many points as its gain says the score still misses (at most to 100), until the programme is met;
+ * null when no raise adds anything or another rule still fails.
  */
 function fillScore(document: ApsUniversityDocument, q: ApsQualification, marks: readonly Mark[], start: number[]): number[] | null {
   const values = [...start];
-  for (let step = 0; step < 100 * values.length; step++) {
+  for (let round = 0; round < 4 * values.length + 8; round++) {
     const judged = judgeAlone(document, q, marksWith(marks, values));
     if (judged.qualifies) return values;
-    if (judged.failures.some((f) => f.kind !== "min_aps")) return null;
+    const missing = judged.failures.find((f) => f.kind === "min_aps");
+    if (!missing || judged.failures.length > 1) return null;
     let best = -1;
     let bestGain = 0;
     values.forEach((v, i) => {
@@ -149,7 +288,9 @@ function fillScore(document: ApsUniversityDocument, q: ApsQualification, marks: 
       }
     });
     if (best < 0) return null;
-    values[best] = Math.min(100, Math.floor(values[best] as number) + 1);
+    const now = values[best] as number;
+    const points = Math.max(1, Math.ceil((missing.min_aps - judged.exact_score) / bestGain - 1e-9));
+    values[best] = Math.min(100, Math.floor(now) + points);
   }
   return null;
 }
@@ -160,9 +301,25 @@ function search(document: ApsUniversityDocument, q: ApsQualification, marks: rea
   const base = marks.map((m) => m.percentage);
   const points = marks.map((m) => breakpointsOf(document, q, m.subject_slug));
   const anyLinear = points.some((p) => p.linear);
+  /** The marks worth raising subject i to, from what a state still fails: a raise fixes failures and never causes one,
+   * so a mark that serves none of them serves none of the states below it either. */
+  const targetsFor = (i: number, shortfall: Shortfall, judged: ReturnType<typeof judgeAlone>): number[] => {
+    const bp = points[i] as Breakpoints;
+    const marksFor = new Set(bp.requirement);
+    if (shortfall.missingScore > 0) for (const m of bp.score) marksFor.add(m);
+    if (judged.pass.pass === "none") for (const m of PASS_THRESHOLDS) marksFor.add(m);
+    else if (shortfall.passThreshold !== null && twentyCredit[i]) marksFor.add(shortfall.passThreshold);
+    return [...marksFor].sort((a, b) => a - b);
+  };
+  const scheme = schemeOf(document, q);
+  const curves = marks.map((m) => curveOf(scheme, m.subject_slug));
+  const places = scheme.selection.reduce((n, slot) => n + slot.count, 0);
+  const perPlace = scheme.method === "percentage-average" ? Math.max(1, places) : 1;
+  const twentyCredit = marks.map((m) => !document.nsc.ten_credit.includes(m.subject_slug));
   const queue = new Queue();
-  queue.push({ cost: 0, changed: 0, values: base, last: 0, goal: false });
+  queue.push({ cost: 0, estimate: 0, changed: 0, values: base, last: 0, goal: false });
   let best: number[] | null = null;
+  let bestCost: number | null = null;
   for (let popped = 0; queue.size > 0; popped++) {
     const state = queue.pop() as State;
     if (state.goal) return { values: state.values, complete: true };
@@ -174,17 +331,35 @@ function search(document: ApsUniversityDocument, q: ApsQualification, marks: rea
       if (filled) {
         const cost = filled.reduce((n, v, i) => n + v - (base[i] as number), 0);
         const changed = filled.filter((v, i) => v !== base[i]).length;
-        queue.push({ cost, changed, values: filled, last: state.values.length, goal: true });
-        if (best === null) best = filled;
+        queue.push({ cost, estimate: 0, changed, values: filled, last: state.values.length, goal: true });
+        if (bestCost === null || cost < bestCost) {
+          best = filled;
+          bestCost = cost;
+        }
       }
     }
+    // Every state reached from this one still needs at least this much more, less the raise that reaches it.
+    const shortfall = shortfallOf(judged, marks);
+    // Each subject is raised once, to its final mark, in the learner's order: every set of targets is reached once.
     for (let i = state.last; i < state.values.length; i++) {
       const now = state.values[i] as number;
-      const next = points[i]?.marks.find((m) => m > now);
-      if (next === undefined) continue;
-      const values = [...state.values];
-      values[i] = next;
-      queue.push({ cost: state.cost + next - now, changed: state.changed + (now === base[i] ? 1 : 0), values, last: i, goal: false });
+      for (const next of targetsFor(i, shortfall, judged)) {
+        if (next <= now) continue;
+        const values = [...state.values];
+        values[i] = next;
+        const cost = state.cost + next - now;
+        const estimate = stillToRaise(shortfall, values, rise(curves[i] as PointsCurve, now, next, perPlace), curves, perPlace, twentyCredit);
+        // No better than a change already found: never taken.
+        if (bestCost !== null && cost + estimate > bestCost) continue;
+        queue.push({
+          cost,
+          estimate,
+          changed: state.changed + 1,
+          values,
+          last: i + 1,
+          goal: false,
+        });
+      }
     }
   }
   return { values: best, complete: true };

@@ -178,6 +178,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/data/aps-calculator/targets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * What marks would it take
+         * @description For a learner before the final examinations: for one qualification (`qualification_id`) or every qualification of a university (`university_slug`), the smallest raise of the learner's own marks that would make them qualify by the calculator's own rules (minimum APS, subject requirements, and the statutory pass the qualification's type needs), or `reachable: false` with the reason no raise can (a subject they do not take, an APS out of reach). Smallest: the fewest percentage points in total, then the fewest subjects changed. The search is bounded (2,000 states); where it stops early, `reason` says so.
+         *
+         *     **Scope:** `aps_calculator:use`.
+         */
+        post: operations["apsTargets"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/data/high-schools": {
         parameters: {
             query?: never;
@@ -471,6 +493,22 @@ export interface components {
                             need_percentage: number;
                             have_percentage: number;
                         }[];
+                    } | {
+                        /** @constant */
+                        kind: "nsc";
+                        /**
+                         * @description The statutory pass the programme needs.
+                         * @enum {string}
+                         */
+                        pass: "diploma" | "bachelor";
+                        /** @description Subjects other than Life Orientation needed at need_percentage (4). */
+                        need: number;
+                        /** @description How many the learner has there (3). */
+                        have: number;
+                        /** @description The learner's subject nearest the threshold: raising it earns the pass. */
+                        subject_slug: string;
+                        need_percentage: number;
+                        have_percentage: number;
                     })[];
                 }[];
                 other_schemes: {
@@ -480,6 +518,34 @@ export interface components {
                     exact_score: number;
                     maximum: number;
                 }[];
+                nsc: {
+                    /**
+                     * @description The statutory pass the marks earn here: bachelor, diploma, higher-certificate, or none (no NSC, or under 30% in the university's teaching language): none qualifies for nothing.
+                     * @enum {string}
+                     */
+                    pass: "none" | "higher-certificate" | "diploma" | "bachelor";
+                    /** @description false: a condition could not be checked on the marks given (its met is null). */
+                    complete: boolean;
+                    conditions: {
+                        /** @enum {string} */
+                        rule: "nsc-seven-subjects" | "nsc-home-language" | "nsc-three-at-40" | "nsc-at-most-one-below-30" | "teaching-language" | "four-at-40" | "four-at-50";
+                        met: boolean | null;
+                        need: number;
+                        have: number | null;
+                        subject_slug?: string;
+                        reason: string;
+                    }[];
+                    /** @description Why the pass is what it is, in words a learner understands. */
+                    reason: string;
+                    source: {
+                        /** @description Notice 751 of 2008: the minimum admission requirements per qualification type. */
+                        admission: string;
+                        /** @description The NSC's own pass requirements (the National Policy in force since 2014). */
+                        nsc: string;
+                        /** @description Where this university's language(s) of learning and teaching are stated. */
+                        teaching_language: string;
+                    };
+                };
             }[];
             meta: {
                 universities: number;
@@ -540,6 +606,22 @@ export interface components {
                         need_percentage: number;
                         have_percentage: number;
                     }[];
+                } | {
+                    /** @constant */
+                    kind: "nsc";
+                    /**
+                     * @description The statutory pass the programme needs.
+                     * @enum {string}
+                     */
+                    pass: "diploma" | "bachelor";
+                    /** @description Subjects other than Life Orientation needed at need_percentage (4). */
+                    need: number;
+                    /** @description How many the learner has there (3). */
+                    have: number;
+                    /** @description The learner's subject nearest the threshold: raising it earns the pass. */
+                    subject_slug: string;
+                    need_percentage: number;
+                    have_percentage: number;
                 })[];
             }[];
             other_schemes: {
@@ -549,6 +631,34 @@ export interface components {
                 exact_score: number;
                 maximum: number;
             }[];
+            nsc: {
+                /**
+                 * @description The statutory pass the marks earn here: bachelor, diploma, higher-certificate, or none (no NSC, or under 30% in the university's teaching language): none qualifies for nothing.
+                 * @enum {string}
+                 */
+                pass: "none" | "higher-certificate" | "diploma" | "bachelor";
+                /** @description false: a condition could not be checked on the marks given (its met is null). */
+                complete: boolean;
+                conditions: {
+                    /** @enum {string} */
+                    rule: "nsc-seven-subjects" | "nsc-home-language" | "nsc-three-at-40" | "nsc-at-most-one-below-30" | "teaching-language" | "four-at-40" | "four-at-50";
+                    met: boolean | null;
+                    need: number;
+                    have: number | null;
+                    subject_slug?: string;
+                    reason: string;
+                }[];
+                /** @description Why the pass is what it is, in words a learner understands. */
+                reason: string;
+                source: {
+                    /** @description Notice 751 of 2008: the minimum admission requirements per qualification type. */
+                    admission: string;
+                    /** @description The NSC's own pass requirements (the National Policy in force since 2014). */
+                    nsc: string;
+                    /** @description Where this university's language(s) of learning and teaching are stated. */
+                    teaching_language: string;
+                };
+            };
             exact_score: number;
             maximum: number;
             breakdown: {
@@ -581,6 +691,31 @@ export interface components {
                 source_url: string;
                 verified_on: string;
             };
+        };
+        ApsTargetsRequest: {
+            /** @description The learner's marks now (e.g. Grade 11 or a trial examination), one per subject. */
+            marks: {
+                subject_slug: string;
+                percentage: number;
+            }[];
+            /** @description One programme (GET /v1/data/qualifications). Give this or university_slug. */
+            qualification_id?: string;
+            /** @description Every programme of this university. Give this or qualification_id. */
+            university_slug?: string;
+        };
+        ApsTargetsResponse: {
+            data: {
+                qualification_id: string;
+                name: string;
+                qualifies_now: boolean;
+                reachable: boolean | null;
+                changes: {
+                    subject_slug: string;
+                    from: number;
+                    to: number;
+                }[];
+                reason: string;
+            }[];
         };
         Bursary: {
             id: string;
@@ -1095,6 +1230,7 @@ export interface components {
                 min_level: number;
                 min_percentage: number;
                 alternative_group: string | null;
+                route: number | null;
             }[];
             sources: {
                 witness: string;
@@ -1139,6 +1275,7 @@ export interface components {
             min_percentage: number;
             is_compulsory: boolean;
             alternative_group: string | null;
+            route: number | null;
             /** Format: uri */
             source_url: string;
             verified_on: string;
@@ -1914,6 +2051,122 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ApsCompareResponse"];
+                };
+            };
+            /** @description Bad request: `malformed_json`. */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error400MalformedJson"];
+                };
+            };
+            /** @description No valid token: `invalid_token`, `missing_token`, `token_expired`, `token_revoked`, `wrong_environment`. */
+            401: {
+                headers: {
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error401"];
+                };
+            };
+            /** @description Not allowed: `insufficient_scope`, `origin_not_allowed`. */
+            403: {
+                headers: {
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error403"];
+                };
+            };
+            /** @description Body too large: `payload_too_large`. */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error413"];
+                };
+            };
+            /** @description Not JSON: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error415"];
+                };
+            };
+            /** @description Invalid request body: `invalid_aps_request`. */
+            422: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error422InvalidApsRequest"];
+                };
+            };
+            /** @description Too many requests: `rate_limited`. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error429"];
+                };
+            };
+            /** @description Server error: `internal_error`, `misconfigured`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error500"];
+                };
+            };
+        };
+    };
+    apsTargets: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ApsTargetsRequest"];
+            };
+        };
+        responses: {
+            /** @description One entry per qualification. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApsTargetsResponse"];
                 };
             };
             /** @description Bad request: `malformed_json`. */

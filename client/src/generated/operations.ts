@@ -11,6 +11,7 @@ export const OPERATIONS = {
   listSubjects: { method: "GET", path: "/v1/data/subjects" },
   calculateAps: { method: "POST", path: "/v1/data/aps-calculator" },
   compareAps: { method: "POST", path: "/v1/data/aps-calculator/compare" },
+  apsTargets: { method: "POST", path: "/v1/data/aps-calculator/targets" },
   listHighSchools: { method: "GET", path: "/v1/data/high-schools" },
   getHighSchool: { method: "GET", path: "/v1/data/high-schools/{id}" },
   listBursaries: { method: "GET", path: "/v1/data/bursaries" },
