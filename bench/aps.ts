@@ -7,6 +7,7 @@ import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { answerApsRequest, answerCompareRequest, type ApsIndex } from "../domain/aps/request.ts";
+import { targetOf } from "../domain/aps/targets.ts";
 import type { ApsUniversityDocument } from "../domain/aps/scheme.ts";
 import { SCOPES } from "../domain/scopes.ts";
 import { TOP_LEARNER_SUBJECTS } from "../build/aps.ts";
@@ -103,6 +104,7 @@ async function benchCompare(
         `(goal: under 1 ms), qualifies for ${first.data.meta.qualifies_for_total}, near misses ${first.data.data.reduce((n, u) => n + u.near_misses.length, 0)}`,
     );
   }
+  benchTargets(documents);
   const { startLocalServer } = await import("../support/local-server.ts");
   const { mixedLoad } = await import("./load.ts");
   const server = await startLocalServer("bench");
@@ -123,4 +125,36 @@ async function benchCompare(
 
 if (process.argv[1] && pathToFileURL(path.resolve(process.argv[1])).href === import.meta.url) {
   await benchAps(process.argv[2] ? path.resolve(process.argv[2]) : path.join(ROOT, "dist"));
+}
+
+/** A Grade 11 learner short of most programmes: what it would take, per programme, at every university. */
+const GRADE_11 = [
+  { subject_slug: "english-home-language", percentage: 58 },
+  { subject_slug: "isizulu-first-additional-language", percentage: 62 },
+  { subject_slug: "mathematics", percentage: 47 },
+  { subject_slug: "physical-sciences", percentage: 44 },
+  { subject_slug: "life-sciences", percentage: 55 },
+  { subject_slug: "geography", percentage: 61 },
+  { subject_slug: "life-orientation", percentage: 70 },
+];
+
+/** targets for each programme of every university (documents in memory): the time per programme, by percentile. */
+function benchTargets(documents: ApsUniversityDocument[]): void {
+  const times: number[] = [];
+  let stopped = 0;
+  for (const document of documents) {
+    for (const q of document.qualifications) {
+      const started = performance.now();
+      const answer = targetOf(document, q, GRADE_11);
+      times.push(performance.now() - started);
+      if (answer.reachable === null || answer.reason.includes("search stopped")) stopped += 1;
+    }
+  }
+  times.sort((a, b) => a - b);
+  const at = (share: number) => (times[Math.min(times.length - 1, Math.floor(times.length * share))] ?? 0).toFixed(2);
+  const mean = times.reduce((a, b) => a + b, 0) / Math.max(1, times.length);
+  console.log(
+    `aps targets: one programme, a Grade 11 learner, Node, over all ${times.length} programmes: mean ${mean.toFixed(2)} ms, p50 ${at(0.5)} ms, ` +
+      `p90 ${at(0.9)} ms, p99 ${at(0.99)} ms (goal: under 5 ms), ${stopped} stopped at the search's bound`,
+  );
 }

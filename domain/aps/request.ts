@@ -456,6 +456,17 @@ function judgeUniversity(document: ApsUniversityDocument, marks: readonly Mark[]
   const scorers = new Map<ApsScheme, ReturnType<typeof scorerOf>>();
   const qualifying: PreparedDocument["entries"] = [];
   const nearMisses: NearMiss[] = [];
+  // What a requirement set comes to for this learner, worked out the first time a programme asks.
+  const outcomeOf = (index: number): SetOutcome => {
+    let outcome = setOutcomes[index];
+    if (outcome === undefined) {
+      // Two unmet subject requirements are never a near miss (domain/aps/near-miss.ts): they need no description.
+      const failures = unmetRequirements(sets[index] as RequirementSet, learner, 1);
+      outcome = failures === null ? null : failures.length === 0 ? true : subjectShortfalls(failures);
+      setOutcomes[index] = outcome;
+    }
+    return outcome;
+  };
   for (const entry of nsc.pass === "none" ? [] : entries) {
     const { qualification: q, scheme: qScheme, set } = entry;
     const needed = PASS_FOR_TYPE[q.qualification_type];
@@ -490,16 +501,6 @@ function judgeUniversity(document: ApsUniversityDocument, marks: readonly Mark[]
     }
     // Far more than a near miss short on the APS: neither qualifies nor is a near miss; its subjects need no look.
     if (q.min_aps !== null && q.min_aps - score > NEAR_MISS_APS_SHARE * maximum + 1e-9) continue;
-    const outcomeOf = (index: number): SetOutcome => {
-      let outcome = setOutcomes[index];
-      if (outcome === undefined) {
-        // Two unmet subject requirements are never a near miss (domain/aps/near-miss.ts): they need no description.
-        const failures = unmetRequirements(sets[index] as RequirementSet, learner, 1);
-        outcome = failures === null ? null : failures.length === 0 ? true : subjectShortfalls(failures);
-        setOutcomes[index] = outcome;
-      }
-      return outcome;
-    };
     let outcome = outcomeOf(set);
     // Alternative routes: any one met suffices; else the route that misses least (the first of equals).
     for (const more of entry.moreSets) {
