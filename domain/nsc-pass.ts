@@ -27,7 +27,7 @@ export const NSC_RULES = [
 ] as const;
 export type NscRule = (typeof NSC_RULES)[number];
 
-export type NscCondition = {
+type NscCondition = {
   rule: NscRule;
   /** null: the marks given cannot settle it (a subject it needs was not sent). */
   met: boolean | null;
@@ -109,7 +109,7 @@ function count(marks: ReadonlyMap<string, number>, accept: (slug: string, percen
 }
 
 /** The conditions, each checked on the marks given. */
-export function nscConditions(marks: ReadonlyMap<string, number>, context: NscContext): NscCondition[] {
+function nscConditions(marks: ReadonlyMap<string, number>, context: NscContext): NscCondition[] {
   const seven = marks.size >= 7;
   const home = bestAmong(marks, (s) => context.homeLanguages.has(s));
   const lolt = bestAmong(marks, (s) => context.teachingLanguages.has(s));

@@ -138,12 +138,12 @@ function clauseKey(clause: RequirementClause): string {
 }
 
 /** The numbers of a statement's routes, in order ([] when it has none). */
-export function routesOf(clauses: readonly RequirementClause[]): number[] {
+function routesOf(clauses: readonly RequirementClause[]): number[] {
   return [...new Set(clauses.flatMap((c) => (c.route === null ? [] : [c.route])))].sort((a, b) => a - b);
 }
 
 /** Each route's whole set of clauses (shared clauses in each); one set when the statement has no routes. */
-export function routeSets(clauses: readonly RequirementClause[]): RequirementClause[][] {
+function routeSets(clauses: readonly RequirementClause[]): RequirementClause[][] {
   const routes = routesOf(clauses);
   if (routes.length === 0) return [[...clauses]];
   return routes.map((r) => clauses.filter((c) => c.route === null || c.route === r));

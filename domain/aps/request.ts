@@ -102,7 +102,7 @@ const QualificationNameSchema = z.object({
 });
 
 /** The statutory minimum at this university (domain/nsc-pass.ts, docs/aps.md#the-statutory-minimum). */
-export const NscSchema = z.object({
+const NscSchema = z.object({
   pass: z
     .enum(NSC_PASSES)
     .describe(

@@ -32,7 +32,7 @@ import { passRank } from "../nsc-pass.ts";
 import { UUID } from "../../lib/vocabulary.ts";
 import { z } from "zod";
 
-export const MAX_STATES = 2_000;
+const MAX_STATES = 2_000;
 /** The statutory thresholds (domain/nsc-pass.ts): 30% (teaching language, a failed subject), 40%, 50%. */
 const PASS_THRESHOLDS = [30, 40, 50];
 

@@ -11,7 +11,7 @@ import { toCsv, writeFileAtomically, type CellValue } from "../../importers/outp
 import { documentUrl, EXTRACTED_COLUMNS, type ExtractedRow, type OfficialDocument, rowProblem, splitPages } from "./document.ts";
 
 const HERE = path.dirname(new URL(import.meta.url).pathname);
-export const TABLES_DIR = path.join(HERE, "tables");
+const TABLES_DIR = path.join(HERE, "tables");
 const MATCHES_DIR = path.join(HERE, "matches");
 const HAND_DIR = path.join(HERE, "hand");
 
@@ -45,7 +45,7 @@ function rowOfCells(cells: Record<string, string>, readBy: ExtractedRow["read_by
 }
 
 /** The rows a person read from the document (hand/<id>.csv), where a layout defeats the script. */
-export function handRows(documentId: string): ExtractedRow[] {
+function handRows(documentId: string): ExtractedRow[] {
   const file = path.join(HAND_DIR, `${documentId}.csv`);
   return existsSync(file) ? readCsv(file).map((cells) => rowOfCells(cells, "hand")) : [];
 }
