@@ -315,6 +315,19 @@ describe("qualifiesFor on the built documents (.test-dist/_internal/aps)", () =>
  * that scheme counts the required subjects, qualifying by the brute-force `meets` above, near misses from its full
  * outcome.
  */
+/** A qualification as one qualification per alternative route (itself when it has none). */
+function routeQualifications(q: ApsQualification): ApsQualification[] {
+  const routes = [...new Set([...q.requirements, ...(q.general_requirements ?? [])].flatMap((r) => (r.route === undefined ? [] : [r.route])))];
+  if (routes.length === 0) return [q];
+  const strip = <R extends { route?: number }>(list: R[], route: number) =>
+    list.filter((r) => r.route === undefined || r.route === route).map(({ route: _, ...rest }) => rest as R);
+  return routes.map((route) => ({
+    ...q,
+    requirements: strip(q.requirements, route),
+    general_requirements: strip(q.general_requirements ?? [], route),
+  }));
+}
+
 function judgedOneByOne(document: ApsUniversityDocument, marks: Mark[]) {
   const percentages = percentagesOf(marks);
   const rules = document.rule_subjects ?? {};
@@ -348,8 +361,13 @@ function judgedOneByOne(document: ApsUniversityDocument, marks: Mark[]) {
     const outcome = explainQualification(q, percentages, score, rules);
     if (NSC_PASSES.indexOf(pass.pass) >= NSC_PASSES.indexOf(needed)) {
       if (meets(q, marks, score, rules)) qualifying.push(q.id);
-      const miss = nearMissOf(outcome, q.min_aps, scheme.maximum);
-      if (miss) misses.push(miss);
+      // A near miss on any one route: the one missing fewest items (the first of equals).
+      const candidates = routeQualifications(q).map((r) => nearMissOf(explainQualification(r, percentages, score, rules), q.min_aps, scheme.maximum));
+      const miss = candidates.reduce<NearMiss | null>(
+        (best, m) => (m !== null && (best === null || m.missing.length < best.missing.length) ? m : best),
+        null,
+      );
+      if (miss && !meets(q, marks, score, rules)) misses.push({ ...miss, qualification_id: q.id, name: q.name });
       continue;
     }
     const shortfall = needed === "bachelor" || needed === "diploma" ? nscShortfall(percentages, context, needed) : null;
