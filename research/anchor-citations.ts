@@ -162,6 +162,21 @@ function cellsDownThePage(page: string): string {
   return ` ${normalise(lines.flatMap((line) => line.split(/\s{2,}/)).join(" "))} | ${byColumn} `;
 }
 
+/** Whether a text line states the name as a whole value (a quoted string, a CSV cell, the whole line) rather than in
+ * passing (inside another programme's note). */
+function statesWhole(line: string, name: string): boolean {
+  const trimmed = line.trim();
+  return (
+    line.includes(`'${name}'`) ||
+    line.includes(`"${name}"`) ||
+    line.includes(`\`${name}\``) ||
+    trimmed === name ||
+    trimmed.startsWith(`${name},`) ||
+    line.includes(`,${name},`) ||
+    trimmed.endsWith(`,${name}`)
+  );
+}
+
 /** Whether the text holds `value` as a number on its own. */
 function holdsNumber(text: string, value: string): boolean {
   return new RegExp(`(^|[^0-9.])${value.replace(/[.]/g, "\\.")}([^0-9]|$)`).test(text);
@@ -198,6 +213,14 @@ const ABOVE = 3;
 const BELOW = 6;
 
 const STOPWORDS = new Set(["and", "the", "for", "with", "of", "in", "a", "an", "to", "or"]);
+
+/** Whether a line anchor names the programme's code line (its code, or a lone code-like token placed by hand). */
+function codeAnchored(document: Document, [first, last]: [number, number], code: string): boolean {
+  if (document.kind !== "text") return false;
+  const anchored = document.lines.slice(first - 1, last);
+  if (code.length >= 4 && new RegExp(`(^|[^A-Za-z0-9])${code}([^A-Za-z0-9]|$)`).test(anchored.join("\n"))) return true;
+  return anchored.length === 1 && /^\s*[A-Z0-9]{5,8}\s*$/.test(anchored[0] ?? "") && /\d/.test(anchored[0] ?? "");
+}
 
 /** Whether an existing anchor names a place that states the programme: the name is there (within the reach above, for
  * lines; on the page, for a PDF, also read cell by cell), or (a PDF page, whose layout may break a name apart) the
@@ -242,7 +265,16 @@ function locate(library: Library, url: string, name: string, minAps: string, cod
   if (typeof document === "string") return { problem: document };
   const places = [...occurrences(document, name).places];
   const existing = parsed.anchor ? anchorPlaces(parsed.anchor, document) : null;
-  if (existing && anchorHolds(document, existing, name, minAps, code)) return { url };
+  // Where the name stands as a whole value somewhere, the place is one of those (not a passing mention in another
+  // programme's note); an existing line anchor whose neighbourhood holds none of them is wrong.
+  const whole = document.kind === "text" ? places.filter((place) => statesWhole(document.lines[place - 1] ?? "", name)) : [];
+  // The anchored lines state it whole, or open the record (`{`) whose name line follows within reach.
+  const opens = (line: string): boolean => /[{[]\s*$/.test(line) || /^\s*\{\s*\.\.\.\w+,/.test(line);
+  const wholeNear = ([first, last]: [number, number]): boolean =>
+    whole.some((place) => place >= first && place <= last) ||
+    (document.kind === "text" && opens(document.lines[first - 1] ?? "") && whole.some((place) => place > last && place <= last + BELOW));
+  if (existing && anchorHolds(document, existing, name, minAps, code) && (whole.length === 0 || wholeNear(existing) || codeAnchored(document, existing, code)))
+    return { url };
   if (places.length === 0 && code.length >= 4 && !existing) {
     // The name defeats the layout: the place of the programme's own code.
     const units = document.kind === "text" ? document.lines : document.pages;
@@ -255,7 +287,7 @@ function locate(library: Library, url: string, name: string, minAps: string, cod
     const size = document.kind === "pdf" ? `${document.pages.length} pages` : `${document.lines.length} lines`;
     return { problem: `"${name}" is not in the file (${size})${parsed.anchor ? `; kept #${parsed.anchor}, unverified` : ""}` };
   }
-  const place = choose(document, places, minAps);
+  const place = choose(document, whole.length > 0 ? whole : places, minAps);
   return { url: `${baseUrl(url)}#${anchorOf(document, place ?? 1)}` };
 }
 
