@@ -273,7 +273,11 @@ function locate(library: Library, url: string, name: string, minAps: string, cod
   const wholeNear = ([first, last]: [number, number]): boolean =>
     whole.some((place) => place >= first && place <= last) ||
     (document.kind === "text" && opens(document.lines[first - 1] ?? "") && whole.some((place) => place > last && place <= last + BELOW));
-  if (existing && anchorHolds(document, existing, name, minAps, code) && (whole.length === 0 || wholeNear(existing) || codeAnchored(document, existing, code)))
+  if (
+    existing &&
+    anchorHolds(document, existing, name, minAps, code) &&
+    (whole.length === 0 || wholeNear(existing) || codeAnchored(document, existing, code))
+  )
     return { url };
   if (places.length === 0 && code.length >= 4 && !existing) {
     // The name defeats the layout: the place of the programme's own code.
@@ -327,7 +331,17 @@ function readOverrides(): Map<string, string> {
 
 // ---------------------------------------------------------------------------------------------------------------
 
-type Tally = { anchored: number; kept: number; left: number };
+/** Per repository: rows given an anchor this run, rows whose anchor was checked and kept, rows that keep an anchor the
+ * script could not check (no copy of the file, or the name defeats it), rows left without a fixed commit or anchor. */
+type Tally = { anchored: number; kept: number; unverified: number; left: number };
+
+const COLUMNS = ["anchored", "kept", "unverified", "left"] as const;
+
+/** A row the script could not place: still anchored at a fixed commit (unverified), or not (left). */
+const unplaced = (url: string): "unverified" | "left" => {
+  const parsed = parseGithubUrl(url);
+  return parsed && SHA.test(parsed.ref) && /^(L\d+(-L\d+)?|page=\d+)$/.test(parsed.anchor) ? "unverified" : "left";
+};
 
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
@@ -341,7 +355,7 @@ async function main(): Promise<void> {
   const tally = new Map<string, Tally>();
   const count = (url: string, what: keyof Tally): void => {
     const repo = parseGithubUrl(url)?.repo ?? "?";
-    const entry = tally.get(repo) ?? { anchored: 0, kept: 0, left: 0 };
+    const entry = tally.get(repo) ?? { anchored: 0, kept: 0, unverified: 0, left: 0 };
     entry[what]++;
     tally.set(repo, entry);
   };
@@ -360,7 +374,9 @@ async function main(): Promise<void> {
       if (!url.startsWith("https://github.com/")) return;
       const name = row.name_as_written ?? "";
       const override = overrides.get(`${baseUrl(url)}\u0000${name}`);
-      const located: Located = override ? { url: override } : locate(library, url, name, row.min_aps ?? "", codes.get(row.qualification_id ?? "") ?? "");
+      const located: Located = override
+        ? { url: override }
+        : locate(library, url, name, row.min_aps ?? "", codes.get(row.qualification_id ?? "") ?? "");
       if ("url" in located) {
         if (located.url !== url) {
           if (process.env.ANCHOR_DEBUG) console.log(`CHANGE ${relative(table.file)}:${index + 2}: ${name}: ${url} -> ${located.url}`);
@@ -369,7 +385,7 @@ async function main(): Promise<void> {
           count(url, "anchored");
         } else count(url, "kept");
       } else {
-        count(url, "left");
+        count(url, unplaced(url));
         problems.push(`${relative(table.file)}:${index + 2}: ${name}: ${located.problem}`);
       }
       const key = `${row.qualification_id}\u0000${baseUrl(row.source_url ?? "")}`;
@@ -400,22 +416,21 @@ async function main(): Promise<void> {
           count(url, "anchored");
         } else count(url, "kept");
       } else {
-        count(url, "left");
+        count(url, unplaced(url));
         problems.push(`${relative(table.file)}:${index + 2}: ${name}: ${located.problem}`);
       }
     });
   }
 
   for (const problem of problems) console.log(problem);
-  console.log(`\n${"repository".padEnd(32)} ${"anchored".padStart(8)} ${"kept".padStart(8)} ${"left".padStart(8)}`);
-  const total: Tally = { anchored: 0, kept: 0, left: 0 };
+  const line = (label: string, entry: Tally): string => `${label.padEnd(32)}${COLUMNS.map((column) => String(entry[column]).padStart(11)).join("")}`;
+  console.log(`\n${"repository".padEnd(32)}${COLUMNS.map((column) => column.padStart(11)).join("")}`);
+  const total: Tally = { anchored: 0, kept: 0, unverified: 0, left: 0 };
   for (const [repo, entry] of [...tally].sort(([a], [b]) => a.localeCompare(b))) {
-    console.log(`${repo.padEnd(32)} ${String(entry.anchored).padStart(8)} ${String(entry.kept).padStart(8)} ${String(entry.left).padStart(8)}`);
-    total.anchored += entry.anchored;
-    total.kept += entry.kept;
-    total.left += entry.left;
+    console.log(line(repo, entry));
+    for (const column of COLUMNS) total[column] += entry[column];
   }
-  console.log(`${"total".padEnd(32)} ${String(total.anchored).padStart(8)} ${String(total.kept).padStart(8)} ${String(total.left).padStart(8)}`);
+  console.log(line("total", total));
   console.log(check ? "(--check: nothing written)" : `${changed.size} file(s) rewritten`);
   if (!check) {
     for (const table of changed) await writeFileAtomically(table.file, serialise(table));
