@@ -340,6 +340,9 @@ type PreparedDocument = {
     set: number;
     /** Its alternative routes' sets beyond the first (empty for most). */
     moreSets: number[];
+    /** The pass its type needs, and that pass's rank (domain/nsc-pass.ts). */
+    passNeeded: NscPass;
+    passNeededRank: number;
     /** What `qualifications` lists for it when the marks qualify (immutable, so shared by every answer). */
     named: { id: string; name: string; min_aps: number | null; aps_scheme: string };
   }[];
@@ -376,11 +379,14 @@ function prepare(document: ApsUniversityDocument): PreparedDocument {
       }
       return index;
     }) as [number, ...number[]];
+    const passNeeded = PASS_FOR_TYPE[q.qualification_type];
     return {
       qualification: q,
       scheme: qScheme,
       set,
       moreSets,
+      passNeeded,
+      passNeededRank: passRank(passNeeded),
       named: { id: q.id, name: q.name, min_aps: q.min_aps, aps_scheme: q.scheme ?? scheme.id },
     };
   });
@@ -469,10 +475,9 @@ function judgeUniversity(document: ApsUniversityDocument, marks: readonly Mark[]
   };
   for (const entry of nsc.pass === "none" ? [] : entries) {
     const { qualification: q, scheme: qScheme, set } = entry;
-    const needed = PASS_FOR_TYPE[q.qualification_type];
-    const passShort = rankNow < passRank(needed);
+    const passShort = rankNow < entry.passNeededRank;
     // Short of the pass its type needs: at best a near miss, where one subject would earn it.
-    const passItem = passShort ? passShortfall(needed) : null;
+    const passItem = passShort ? passShortfall(entry.passNeeded) : null;
     if (passShort && passItem === null) continue;
     const maximum = qScheme.maximum;
     let score = scoreOf.get(qScheme) ?? main.score;
@@ -503,9 +508,9 @@ function judgeUniversity(document: ApsUniversityDocument, marks: readonly Mark[]
     if (q.min_aps !== null && q.min_aps - score > NEAR_MISS_APS_SHARE * maximum + 1e-9) continue;
     let outcome = outcomeOf(set);
     // Alternative routes: any one met suffices; else the route that misses least (the first of equals).
-    for (const more of entry.moreSets) {
-      if (outcome === true) break;
-      const other = outcomeOf(more);
+    const { moreSets } = entry;
+    for (let r = 0; r < moreSets.length && outcome !== true; r++) {
+      const other = outcomeOf(moreSets[r] as number);
       if (other === true || (other !== null && (outcome === null || other.length < outcome.length))) outcome = other;
     }
     if (outcome === null) continue;
