@@ -567,3 +567,25 @@ describe("alternative routes (any one whole route suffices; one mark may serve i
     expect(apsResultOf(document, marks({ "english-home-language": 90, mathematics: 59, accounting: 90 })).qualifies_for).toEqual([]);
   });
 });
+
+describe("a subject in two clauses of one route, on the built documents", () => {
+  it("is never a subject required on its own: the model says how clauses combine (routes, or distinct subjects)", async () => {
+    await prepareTestDataset();
+    const dir = path.join(TEST_DIST, "_internal", "aps");
+    const offenders: string[] = [];
+    for (const file of readdirSync(dir).filter((f) => f !== "index.json")) {
+      const document = JSON.parse(readFileSync(path.join(dir, file), "utf8")) as ApsUniversityDocument;
+      for (const q of document.qualifications) {
+        const routes = [...new Set(q.requirements.flatMap((r) => (r.route === undefined ? [] : [r.route])))];
+        for (const route of routes.length > 0 ? routes : [undefined]) {
+          const onRoute = q.requirements.filter((r) => r.route === undefined || r.route === route);
+          for (const alone of onRoute.filter((r) => r.is_compulsory && r.alternative_group === null)) {
+            if (onRoute.some((r) => r !== alone && r.subject_slug === alone.subject_slug && (r.is_compulsory || r.alternative_group !== null)))
+              offenders.push(`${document.university.slug}: ${q.name} (${alone.subject_slug})`);
+          }
+        }
+      }
+    }
+    expect(offenders).toEqual([]);
+  }, 600_000);
+});
