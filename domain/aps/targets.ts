@@ -2,19 +2,19 @@
 // makes them qualify for a programme, judged by the calculator's own rules (judgeAlone), searched rather than
 // re-implemented. Pure.
 //
-// "Smallest" is the fewest percentage points raised in total, then the fewest subjects changed, then the subjects
-// in the order the learner gave them. Only the learner's own subjects are raised, never lowered, never above 100,
-// and no subject is added: a programme that needs a subject the learner does not take is not reachable.
+// "Smallest" is the fewest percentage points raised in total; among equally small changes, the first the search
+// reaches (it prefers fewer subjects changed). Only the learner's own subjects are raised, never lowered, never
+// above 100, and no subject is added: a programme that needs a subject the learner does not take is not reachable.
 //
-// The search: a learner's qualifying is monotone in every mark (raising one never lowers a score, meets fewer
-// requirements or earns a lower pass), so a smallest raise puts each changed mark on a breakpoint, a mark where
-// some rule's outcome changes: a requirement's minimum, the pass thresholds (30, 40, 50), the edge of a band of the
-// scheme's points, a bonus's edge. Uniform-cost search over those marks, each subject raised one breakpoint at a
-// time and in the learner's order (so every set of targets is reached once), finds the smallest. Where a scheme
-// scores every percentage point (a sum or average of percentages), the APS part is filled from each state the
-// search reaches by raising, point by point, the subject that adds most to the score; such a fill is a candidate the
-// search weighs by its total cost. The search stops after MAX_STATES states: it then answers with the best change
-// it found (reason says so) or, with none found, reachable null.
+// The search: qualifying is monotone in every mark (raising one never lowers a score, meets fewer requirements or
+// earns a lower pass), so a smallest raise puts each changed mark on a breakpoint, a mark where some rule's outcome
+// changes: a requirement's minimum, the pass thresholds (30, 40, 50), an edge of the scheme's bands, a bonus's edge.
+// A* search sets each subject once, in the learner's order (so every set of targets is reached once), to a
+// breakpoint that serves something the state still fails, guided by a lower bound on what is still to raise that
+// never overestimates (stillToRaise). Where a scheme scores every percentage point (a sum or average of percentages),
+// the APS part is filled from a state by raising the subject that adds most per point; such a fill is a candidate
+// weighed by its total cost. The search stops after MAX_STATES states: it then answers with the best change it found
+// (the reason says so) or, with none found, reachable null.
 import {
   type ApsErrorDetail,
   type ApsResponse,
