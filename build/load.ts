@@ -16,6 +16,7 @@ type RawRow = Place & { cells: Record<string, string> };
 export const MAX_CELL_LENGTH = 10_000;
 
 /** C0 controls (tab, CR and LF included: no cell holds a line break), DEL and the C1 controls. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is this pattern's purpose
 const CONTROL_CHARACTER = /[\u0000-\u001f\u007f-\u009f]/;
 export type RawTable = {
   definition: TableDefinition;
@@ -81,7 +82,7 @@ async function outsideOf(folder: string, file: string): Promise<string | null> {
 }
 
 /** Where the first byte sequence that is not UTF-8 starts (its byte offset), or -1 when all of it is UTF-8. */
-export function firstInvalidUtf8(bytes: Uint8Array): number {
+function firstInvalidUtf8(bytes: Uint8Array): number {
   let i = 0;
   while (i < bytes.length) {
     const b = bytes[i] as number;

@@ -4,7 +4,7 @@ import { ApiError } from "./errors.ts";
 export const JSON_CONTENT_TYPE = "application/json; charset=utf-8";
 
 /** An error lists at most this many problems in `details`; its message counts the rest (README: Errors). */
-export const MAX_ERROR_DETAILS = 20;
+const MAX_ERROR_DETAILS = 20;
 
 /** The one place an error becomes a response: {"error": {status, code, message, details?}}, never cached. */
 function errorResponse(error: ApiError): Response {

@@ -52,7 +52,7 @@ export async function localUpstream(folder: string): Promise<UpstreamFiles> {
  * set must be complete, since a province's workbook that vanished otherwise only shows as fewer schools.
  * The folder may hold more files than the config names (all are imported).
  */
-export async function missingUpstreamFiles(folder: string, config: UpstreamConfig): Promise<string[]> {
+async function missingUpstreamFiles(folder: string, config: UpstreamConfig): Promise<string[]> {
   const expected: [string, string][] = [
     ...config.schools.files.map((f): [string, string] => ["schools", f.name]),
     ...config.postal_codes.files.map((f): [string, string] => ["postal-codes", f.name]),
