@@ -1,6 +1,9 @@
 // Stage 1, load: read every file of every table with csv-parse. Cells stay strings; typing is the
 // validate stage's job. A file that is not well-formed CSV becomes a problem, and the other files still load.
-import { readFile } from "node:fs/promises";
+// Before any parsing, the bytes themselves: a file must be a regular file inside its folder (a symbolic link
+// out of sources/ is refused unread), and valid UTF-8 (the first bad byte is named by line and column, never
+// replaced by U+FFFD); after it, every cell must be free of control characters and at most MAX_CELL_LENGTH long.
+import { lstat, readFile, realpath } from "node:fs/promises";
 import path from "node:path";
 import fg from "fast-glob";
 import { parse } from "csv-parse/sync";
@@ -8,6 +11,13 @@ import type { TableDefinition } from "./tables/define.ts";
 import type { Place, Problem } from "./problems.ts";
 
 type RawRow = Place & { cells: Record<string, string> };
+
+/** The longest cell accepted, in characters: far above the longest real one (an evidence quote of about 1,600). */
+export const MAX_CELL_LENGTH = 10_000;
+
+/** C0 controls (tab, CR and LF included: no cell holds a line break), DEL and the C1 controls. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is this pattern's purpose
+const CONTROL_CHARACTER = /[\u0000-\u001f\u007f-\u009f]/;
 export type RawTable = {
   definition: TableDefinition;
   files: string[];
@@ -34,19 +44,18 @@ export async function loadTables(
   const problems: Problem[] = [];
   const tables = new Map<string, RawTable>();
   for (const definition of definitions) {
-    const overrides =
-      definition.imported && folders.imported !== undefined
-        ? (await fg(definition.patterns, { cwd: folders.imported, absolute: true, onlyFiles: true })).sort()
-        : [];
-    const files =
-      overrides.length > 0 ? overrides : (await fg(definition.patterns, { cwd: folders.sources, absolute: true, onlyFiles: true })).sort();
+    const overrides = definition.imported && folders.imported !== undefined ? await filesMatching(definition.patterns, folders.imported) : [];
+    const files = overrides.length > 0 ? overrides : await filesMatching(definition.patterns, folders.sources);
+    const folder = overrides.length > 0 ? (folders.imported as string) : folders.sources;
     const rows: RawRow[] = [];
     let unreadable = false;
     for (const file of files) {
       const shown = path.relative(folders.root, file) || file;
       const before = problems.length;
+      const outside = await outsideOf(folder, file);
+      if (outside) problems.push({ file: shown, line: 1, expected: outside, fatal: true });
       // A national table has hundreds of thousands of rows: too many to spread into push().
-      for (const row of await loadFile(file, shown, definition, problems)) rows.push(row);
+      else for (const row of await loadFile(file, shown, definition, problems)) rows.push(row);
       if (problems.slice(before).some((p) => p.fatal)) unreadable = true;
     }
     tables.set(definition.name, { definition, files: files.map((f) => path.relative(folders.root, f)), rows, unreadable });
@@ -54,16 +63,94 @@ export async function loadTables(
   return { tables, problems };
 }
 
+/** The entries matching `patterns` in `folder`, sorted: files, and symbolic links of any kind (so that they are
+ * refused by name rather than silently skipped); folders behind a symbolic link are not entered. */
+async function filesMatching(patterns: string[], folder: string): Promise<string[]> {
+  const entries = await fg(patterns, { cwd: folder, absolute: true, onlyFiles: false, markDirectories: true, followSymbolicLinks: false });
+  return entries.filter((entry) => !entry.endsWith("/")).sort();
+}
+
+/**
+ * Why `file` may not be read as part of `folder`: a symbolic link, or a path that resolves outside the folder.
+ * Nothing of such a file is read (a link to /etc/passwd once had its first line printed in the error output).
+ */
+async function outsideOf(folder: string, file: string): Promise<string | null> {
+  if ((await lstat(file)).isSymbolicLink()) return "a regular file, not a symbolic link (the build reads only files inside its folders)";
+  const [root, real] = await Promise.all([realpath(folder), realpath(file)]);
+  if (real !== root && !real.startsWith(root + path.sep)) return "a file inside its folder (this path leads out of it through a symbolic link)";
+  return null;
+}
+
+/** Where the first byte sequence that is not UTF-8 starts (its byte offset), or -1 when all of it is UTF-8. */
+function firstInvalidUtf8(bytes: Uint8Array): number {
+  let i = 0;
+  while (i < bytes.length) {
+    const b = bytes[i] as number;
+    let need: number;
+    let min: number;
+    if (b < 0x80) {
+      i++;
+      continue;
+    } else if (b >= 0xc2 && b <= 0xdf) [need, min] = [1, 0x80];
+    else if (b >= 0xe0 && b <= 0xef) [need, min] = [2, 0x800];
+    else if (b >= 0xf0 && b <= 0xf4) [need, min] = [3, 0x10000];
+    else return i;
+    let code = b & (0x3f >> need);
+    for (let k = 1; k <= need; k++) {
+      const c = bytes[i + k];
+      if (c === undefined || (c & 0xc0) !== 0x80) return i;
+      code = (code << 6) | (c & 0x3f);
+    }
+    // Overlong forms, UTF-16 surrogates and code points past U+10FFFF are not UTF-8.
+    if (code < min || (code >= 0xd800 && code <= 0xdfff) || code > 0x10ffff) return i;
+    i += need + 1;
+  }
+  return -1;
+}
+
+/** The text of a file's bytes, or the problem naming the line and column of its first byte that is not UTF-8. */
+function decodeUtf8(bytes: Uint8Array, shown: string): string | Problem {
+  const bad = firstInvalidUtf8(bytes);
+  if (bad === -1) return new TextDecoder("utf-8").decode(bytes);
+  const before = new TextDecoder("utf-8").decode(bytes.subarray(0, bad));
+  const lines = before.split("\n");
+  const column = [...(lines.at(-1) ?? "")].length + 1;
+  const byte = (bytes[bad] as number).toString(16).toUpperCase().padStart(2, "0");
+  return {
+    file: shown,
+    line: lines.length,
+    expected: `UTF-8 text: column ${column} (character ${column} of the line) holds the byte 0x${byte}, which is not UTF-8 (save the file as UTF-8; a Latin-1 or Windows-1252 export is the usual cause)`,
+    fatal: true,
+  };
+}
+
+/** The header's cells as csv-parse reads its first record (for naming the column of a syntax error). */
+function headerOf(text: string): string[] {
+  try {
+    const [first] = parse(text, { bom: true, to_line: 1, relax_column_count: true, relax_quotes: true }) as string[][];
+    return (first ?? []).map((c) => c.trim());
+  } catch {
+    return [];
+  }
+}
+
 async function loadFile(file: string, shown: string, definition: TableDefinition, problems: Problem[]): Promise<RawRow[]> {
-  const text = await readFile(file, "utf8");
+  const decoded = decodeUtf8(await readFile(file), shown);
+  if (typeof decoded !== "string") {
+    problems.push(decoded);
+    return [];
+  }
+  const text = decoded;
   let records: { record: string[]; info: { lines: number } }[];
   try {
     records = parse(text, { bom: true, info: true, skip_empty_lines: true, relax_column_count: true }) as never;
   } catch (error) {
-    const e = error as { code?: string; lines?: number; message: string };
+    const e = error as { code?: string; lines?: number; column?: number; message: string };
     // csv-parse reports an unclosed quote where the file ends; the line to fix is the one where it opened.
     const line = e.code === "CSV_QUOTE_NOT_CLOSED" ? (unclosedQuoteLine(text) ?? e.lines ?? 1) : (e.lines ?? 1);
-    problems.push({ file: shown, line, expected: `well-formed CSV (${e.message})`, fatal: true });
+    // csv-parse counts the cell it was reading (from 0): name that column of the header.
+    const column = e.code !== "CSV_QUOTE_NOT_CLOSED" && typeof e.column === "number" ? headerOf(text)[e.column] : undefined;
+    problems.push({ file: shown, line, ...(column ? { column } : {}), expected: `well-formed CSV (${e.message})`, fatal: true });
     return [];
   }
   const [header, ...body] = records;
@@ -103,12 +190,32 @@ async function loadFile(file: string, shown: string, definition: TableDefinition
       continue;
     }
     const cells: Record<string, string> = {};
+    let clean = true;
     columns.forEach((column, i) => {
-      cells[column] = record[i] ?? "";
+      const cell = record[i] ?? "";
+      const problem = cellProblem(cell);
+      if (problem) {
+        clean = false;
+        problems.push({ file: shown, line: info.lines, column, value: cell.length > 80 ? `${cell.slice(0, 80)}…` : cell, expected: problem });
+      }
+      cells[column] = cell;
     });
-    rows.push({ file: shown, line: info.lines, cells });
+    if (clean) rows.push({ file: shown, line: info.lines, cells });
   }
   return rows;
+}
+
+/** Why a cell cannot be published as it is, or null: a control character (a NUL kept in a name), or a length
+ * past MAX_CELL_LENGTH (a 10 MB cell once grew dist/ from 29 MB to 102 MB). */
+function cellProblem(cell: string): string | null {
+  const control = CONTROL_CHARACTER.exec(cell);
+  if (control) {
+    const code = (control[0].codePointAt(0) as number).toString(16).toUpperCase().padStart(4, "0");
+    return `text without control characters (U+${code} at character ${control.index + 1}; a line break or tab inside a cell included)`;
+  }
+  if (cell.length > MAX_CELL_LENGTH)
+    return `at most ${MAX_CELL_LENGTH.toLocaleString("en")} characters in a cell, not ${cell.length.toLocaleString("en")}`;
+  return null;
 }
 
 /** The line on which the quote that is still open at the end of the text opened, or null if none is. */

@@ -29,9 +29,43 @@ export function originProblem(text: string): string | null {
   return null;
 }
 
+/**
+ * The string claims a request relies on, with the shape each must have: printable ASCII (no control character,
+ * so no claim can break a header or a log line), bounded in length. `sub` may hold spaces (a partner's name),
+ * the others not; `scope` is space-separated names.
+ */
+const STRING_CLAIMS = {
+  sub: { pattern: /^[\x20-\x7e]{1,200}$/, what: "1 to 200 printable ASCII characters" },
+  jti: { pattern: /^[\x21-\x7e]{1,200}$/, what: "1 to 200 printable ASCII characters without spaces" },
+  env: { pattern: /^[\x21-\x7e]{1,64}$/, what: "1 to 64 printable ASCII characters without spaces" },
+  scope: { pattern: /^[\x20-\x7e]{0,2000}$/, what: "scope names separated by spaces (printable ASCII, at most 2,000 characters)" },
+} as const;
+
+/**
+ * Every claim whose shape is wrong, by name only: a claim's value is never repeated, since a signed token can
+ * still carry anything (a NUL, CR or LF in `env` would otherwise reach the WWW-Authenticate header).
+ * `token_type` and `origins`, when present, must be a string and a list of strings.
+ */
+export function claimShapeProblems(claims: Record<string, unknown>): string[] {
+  const problems: string[] = [];
+  for (const [name, { pattern, what }] of Object.entries(STRING_CLAIMS)) {
+    const value = claims[name];
+    if (typeof value !== "string" || !pattern.test(value)) problems.push(`${name} must be ${what}`);
+  }
+  if ("token_type" in claims && claims.token_type !== undefined && typeof claims.token_type !== "string") {
+    problems.push("token_type must be the string 'secret' or 'pub'");
+  }
+  const origins = claims.origins;
+  if (origins !== undefined && (!Array.isArray(origins) || !origins.every((o) => typeof o === "string" && /^[\x21-\x7e]{1,300}$/.test(o)))) {
+    problems.push("origins must be a list of origins (printable ASCII, at most 300 characters each)");
+  }
+  return problems;
+}
+
 /** The kind of token these claims describe, or every problem with them. */
 export function tokenKindOf(claims: Record<string, unknown>): { kind: TokenKind } | { problems: string[] } {
-  const type = claims.token_type ?? "secret";
+  // Only an absent token_type means secret: `null` (or any other non-string) is refused, not read as absent.
+  const type = claims.token_type === undefined ? "secret" : claims.token_type;
   if (type === "secret") {
     return claims.origins === undefined
       ? { kind: { type: "secret" } }

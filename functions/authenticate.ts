@@ -6,7 +6,7 @@
 // (the revocation list is still checked on every request).
 import { createLocalJWKSet, errors as joseErrors, jwtVerify, type JWTPayload } from "jose";
 import { grants, parseScopeClaim, type RequiredScope } from "../domain/scopes.ts";
-import { tokenKindOf, type TokenKind } from "../domain/tokens.ts";
+import { claimShapeProblems, tokenKindOf, type TokenKind } from "../domain/tokens.ts";
 import { listSetting, type Env } from "./env.ts";
 import { ApiError } from "./errors.ts";
 
@@ -34,9 +34,18 @@ function keySet(env: Env) {
 
 type Unauthorized = "missing_token" | "invalid_token" | "token_expired" | "token_revoked" | "wrong_environment";
 
+/** Text fit for a quoted header parameter: printable ASCII only, no quote or backslash. Claims are checked
+ * before any message names them (claimShapeProblems); this is the last line, so no header can ever throw. */
+function headerText(text: string): string {
+  return text
+    .replace(/[^\x20-\x7e]/g, "?")
+    .replace(/["\\]/g, "'")
+    .slice(0, 300);
+}
+
 function unauthorized(code: Unauthorized, message: string): ApiError {
   return new ApiError(code, message, {
-    headers: { "www-authenticate": `${REALM}, error="invalid_token", error_description="${message.replace(/"/g, "'")}"` },
+    headers: { "www-authenticate": `${REALM}, error="invalid_token", error_description="${headerText(message)}"` },
   });
 }
 
@@ -89,6 +98,8 @@ export async function authenticate(request: Request, env: Env, now = Date.now())
         throw unauthorized("invalid_token", `The token's claims are not valid: ${error.message}`);
       throw unauthorized("invalid_token", "The token's signature could not be verified with this deployment's keys");
     }
+    const shape = claimShapeProblems(payload);
+    if (shape.length > 0) throw unauthorized("invalid_token", `The token's claims are not valid: ${shape.join("; ")}`);
     checkIssuedAt(payload, env, Math.floor(now / 1000));
     if (payload.env !== env.TOKEN_ENV) {
       throw unauthorized("wrong_environment", `This deployment accepts '${env.TOKEN_ENV}' tokens only; this one is for '${String(payload.env)}'`);

@@ -25,14 +25,19 @@ import { clientAddress, countRequest, rateLimited, rateLimitHeaders, type RateLi
 import { matchRoute, type Route, type RouteMatch } from "./route.ts";
 import { prospectusDocumentUrl, serveGet } from "./serve.ts";
 
-/** What the steps learn about a request that every response to it reports: its accepted token and its count. */
-type Gate = { principal: Principal | null; rateLimit: RateLimitOutcome | null };
+/** What the steps learn about a request that every response to it reports: its accepted token and its counts. */
+type Gate = { principal: Principal | null; rateLimits: RateLimitOutcome[] };
 
 export default {
   async fetch(request: Request, env: Env): Promise<Response> {
-    const gate: Gate = { principal: null, rateLimit: null };
+    const gate: Gate = { principal: null, rateLimits: [] };
     const response = await handle(request, env, gate).catch(responseForThrown);
-    return withHeaders(response, { ...corsHeaders(request, env, gate.principal), ...(gate.rateLimit ? rateLimitHeaders(gate.rateLimit) : {}) });
+    return withHeaders(response, {
+      // Every answer is what its Content-Type says and nothing else: no browser may sniff a JSON body into a page.
+      "x-content-type-options": "nosniff",
+      ...corsHeaders(request, env, gate.principal),
+      ...rateLimitHeaders(gate.rateLimits),
+    });
   },
 } satisfies ExportedHandler<Env>;
 
@@ -66,14 +71,23 @@ async function admit(request: Request, env: Env, gate: Gate): Promise<Principal>
     throw error;
   }
   gate.principal = principal;
-  await count(gate, env, principal.kind.type === "pub" ? "publishable" : "secret", principal.jti);
+  if (principal.kind.type === "pub") {
+    // A publishable token is public: each visitor (client address) has a quota of its own with it, and only
+    // what that quota allows is counted against the token's ceiling, so one address cannot use up the site's.
+    await count(gate, env, "visitor", `${principal.jti} ${clientAddress(request)}`);
+    await count(gate, env, "publishable", principal.jti);
+  } else {
+    await count(gate, env, "secret", principal.jti);
+  }
   return principal;
 }
 
 /** One count in the rate limit of `rateClass`; over the limit, a 429. */
 async function count(gate: Gate, env: Env, rateClass: RateLimitClass, key: string): Promise<void> {
-  gate.rateLimit = await countRequest(env, rateClass, key);
-  if (!gate.rateLimit.allowed) throw rateLimited(gate.rateLimit);
+  const outcome = await countRequest(env, rateClass, key);
+  // A request refused without a valid token reports the anonymous count alone.
+  gate.rateLimits = rateClass === "anonymous" ? [outcome] : [...gate.rateLimits, outcome];
+  if (!outcome.allowed) throw rateLimited(outcome);
 }
 
 /** The matched route; an unknown path or method is answered only now, after authentication. */

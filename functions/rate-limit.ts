@@ -1,10 +1,14 @@
-// Rate limits (README: Rate limits). Every request but a CORS preflight is counted once, by Cloudflare's rate
+// Rate limits (README: Rate limits). Every request but a CORS preflight is counted by Cloudflare's rate
 // limiting binding of its class of client:
 //   a valid secret token        key: its jti               binding RATE_LIMIT_SECRET
-//   a valid publishable token   key: its jti               binding RATE_LIMIT_PUBLISHABLE
+//   a valid publishable token   key: its jti and the client address   binding RATE_LIMIT_VISITOR (one visitor's quota),
+//                               then, if that allowed it, key: its jti   binding RATE_LIMIT_PUBLISHABLE (the
+//                               token's ceiling, high: every visitor of the partner's site shares it)
 //   anything else               key: the client address    binding RATE_LIMIT_ANONYMOUS
 //                               (no token, an invalid one, a publishable token from a site not its own, and
 //                                the public documents)
+// A publishable token is public, so one address flooding with it uses up its own quota only, never its
+// site's other visitors'.
 // The binding's call is the only I/O this adds; if it fails, the request goes on (logged), while a deployment
 // without the binding or its policy answers 500 misconfigured. It answers allowed or not, nothing more, so the numbers the
 // IETF RateLimit fields report beside it come from the policy in RATE_LIMITS (kept equal to the bindings'
@@ -18,7 +22,7 @@
 import type { Env } from "./env.ts";
 import { ApiError } from "./errors.ts";
 
-export const RATE_LIMIT_CLASSES = ["secret", "publishable", "anonymous"] as const;
+export const RATE_LIMIT_CLASSES = ["secret", "publishable", "visitor", "anonymous"] as const;
 export type RateLimitClass = (typeof RATE_LIMIT_CLASSES)[number];
 
 /** The binding's `simple` setting: `limit` requests per `period` seconds (10 or 60, what Cloudflare offers). */
@@ -29,6 +33,7 @@ export type RateLimitOutcome = { class: RateLimitClass; limit: number; period: n
 export const RATE_LIMIT_BINDINGS = {
   secret: "RATE_LIMIT_SECRET",
   publishable: "RATE_LIMIT_PUBLISHABLE",
+  visitor: "RATE_LIMIT_VISITOR",
   anonymous: "RATE_LIMIT_ANONYMOUS",
 } as const satisfies Record<RateLimitClass, keyof Env>;
 
@@ -80,7 +85,12 @@ export async function countRequest(env: Env, rateClass: RateLimitClass, key: str
 
 /** The 429 for a refused request. */
 export function rateLimited(outcome: RateLimitOutcome): ApiError {
-  const who = outcome.class === "anonymous" ? "from this address without a valid token" : `for this ${outcome.class} token`;
+  const who = {
+    anonymous: "from this address without a valid token",
+    visitor: "from this address with this publishable token",
+    publishable: "for this publishable token (all of its site's visitors together)",
+    secret: "for this secret token",
+  }[outcome.class];
   return new ApiError(
     "rate_limited",
     `Too many requests ${who}: at most ${outcome.limit} every ${outcome.period} s; try again in ${outcome.reset} s`,
@@ -90,10 +100,12 @@ export function rateLimited(outcome: RateLimitOutcome): ApiError {
   );
 }
 
-/** The IETF RateLimit fields (draft-ietf-httpapi-ratelimit-headers-10) for a counted request. */
-export function rateLimitHeaders(outcome: RateLimitOutcome): Record<string, string> {
+/** The IETF RateLimit fields (draft-ietf-httpapi-ratelimit-headers-10) for a counted request: one list item
+ * per policy that counted it (a publishable token's request: its visitor's quota, then the token's ceiling). */
+export function rateLimitHeaders(outcomes: readonly RateLimitOutcome[]): Record<string, string> {
+  if (outcomes.length === 0) return {};
   return {
-    "ratelimit-policy": `"${outcome.class}";q=${outcome.limit};w=${outcome.period}`,
-    ratelimit: `"${outcome.class}";r=${outcome.remaining};t=${outcome.reset}`,
+    "ratelimit-policy": outcomes.map((o) => `"${o.class}";q=${o.limit};w=${o.period}`).join(", "),
+    ratelimit: outcomes.map((o) => `"${o.class}";r=${o.remaining};t=${o.reset}`).join(", "),
   };
 }

@@ -3,11 +3,20 @@ import { ApiError } from "./errors.ts";
 
 export const JSON_CONTENT_TYPE = "application/json; charset=utf-8";
 
+/** An error lists at most this many problems in `details`; its message counts the rest (README: Errors). */
+const MAX_ERROR_DETAILS = 20;
+
 /** The one place an error becomes a response: {"error": {status, code, message, details?}}, never cached. */
 function errorResponse(error: ApiError): Response {
-  const { status, code, message } = error;
+  const { status, code } = error;
   const { details, headers } = error.options;
-  const body = { error: { status, code, message, ...(details ? { details } : {}) } };
+  // A body of thousands of bad fields must not answer with a report sixty times its size.
+  const omitted = Math.max(0, (details?.length ?? 0) - MAX_ERROR_DETAILS);
+  const message =
+    omitted > 0
+      ? `${error.message} (details lists the first ${MAX_ERROR_DETAILS} of ${details?.length} problems; ${omitted} more not shown)`
+      : error.message;
+  const body = { error: { status, code, message, ...(details ? { details: details.slice(0, MAX_ERROR_DETAILS) } : {}) } };
   return new Response(JSON.stringify(body), {
     status,
     headers: { "content-type": JSON_CONTENT_TYPE, "cache-control": "no-store", ...headers },

@@ -1,8 +1,9 @@
 // Text normalisation for name search, shared by the build (which writes folded names into the find
 // indexes) and the Worker (which folds the query the same way), so both sides always agree.
 //
-// Folding: lower-case, then canonical decomposition (NFD) with the combining marks removed, so
-// "HOËRSKOOL", "Hoërskool" and "hoerskool" are the same word. Words are runs of letters and digits
+// Folding: compatibility decomposition (NFKD), lower-case, NFKD again, and the combining marks removed, so
+// "HOËRSKOOL", "Hoërskool", "hoerskool" and the fullwidth "ＨＯＥＲＳＫＯＯＬ" a phone keyboard may type are the
+// same word (NFKD also maps ligatures such as "ﬁ" to "fi" and superscript digits to digits). Words are runs of letters and digits
 // (Unicode \p{L} and \p{N}); everything else separates them ("D.F. MALAN" is d, f, malan; "BOYS'" is
 // boys). Nothing here is clever about abbreviations ("St" and "Saint" stay different words).
 //
@@ -15,9 +16,10 @@ const WORD = /[\p{L}\p{N}]+/gu;
 
 /** Lower-cased, accents removed; the rest of the text (spaces, punctuation) is left as it was. */
 export function foldText(text: string): string {
-  // Lower-case first: some capitals lower-case to a letter plus a combining mark ("İ" is "i̇"), which
-  // the decomposition then removes along with every accent.
-  return text.toLowerCase().normalize("NFD").replace(COMBINING_MARKS, "");
+  // Decomposed before lower-casing, since a compatibility form may stand for a capital ("ℌ" is "H"), and
+  // again after it, since some capitals lower-case to a letter plus a combining mark ("İ" is "i̇"); the
+  // marks are then removed along with every accent. Folding twice gives what folding once does.
+  return text.normalize("NFKD").toLowerCase().normalize("NFKD").replace(COMBINING_MARKS, "");
 }
 
 /** The folded words of a text, in order. */

@@ -38,6 +38,9 @@ const upstreamConfigSchema = z.object({
   guard: z
     .object({
       max_drop_share: z.number().min(0).max(1).default(0.1),
+      /** The share one part may lose: each province's high schools, and the rows of each national table (the
+       * postal code list is one file). Tighter than the total's, since a part is small beside the whole. */
+      max_group_drop_share: z.number().min(0).max(1).default(0.05),
       /** Absolute floors per resource, checked even when there is no published build to compare with
        * (a first run, or a CI cache that lost the previous dist/). */
       min_records: z.record(z.string(), z.number().int().min(0)).default({}),

@@ -28,6 +28,26 @@ export function guardLosses(diff: BuildDiff, maxDropShare: number): string[] {
     );
 }
 
+/**
+ * The parts that would lose more than their own share (issue 30: one province's workbook cut to its header
+ * is under 5% of all schools, and a postal list cut to 91% under the 10% of the total). `before` and `after`
+ * count each part (a province's schools, a table's rows); a part that is new or was empty is no loss.
+ */
+export function guardGroups(what: string, before: ReadonlyMap<string, number>, after: ReadonlyMap<string, number>, maxShare: number): string[] {
+  const refusals: string[] = [];
+  for (const [group, old] of [...before].sort(([a], [b]) => (a < b ? -1 : 1))) {
+    const now = after.get(group) ?? 0;
+    if (old <= 0 || now >= old) continue;
+    const share = (old - now) / old;
+    if (share > maxShare)
+      refusals.push(
+        `${what} ${group} would fall from ${old.toLocaleString("en")} to ${now.toLocaleString("en")} ` +
+          `(${(share * 100).toFixed(1)}%, more than the ${(maxShare * 100).toFixed(0)}% one part may lose: guard.max_group_drop_share)`,
+      );
+  }
+  return refusals;
+}
+
 /** Resources below their configured floor, each as a sentence naming the resource. */
 export function guardFloors(diff: BuildDiff, minRecords: Record<string, number>): string[] {
   const totals = new Map(diff.resources.map((r) => [r.resource, r.newTotal]));

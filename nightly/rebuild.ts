@@ -5,6 +5,7 @@
 // refreshed tables are copied into sources/, so the repository can hold exactly what was built (the
 // GitHub Actions workflow commits them).
 import { spawn } from "node:child_process";
+import { parse } from "csv-parse/sync";
 import { existsSync } from "node:fs";
 import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import os from "node:os";
@@ -20,9 +21,9 @@ import { WRANGLER_OFFLINE_ENV } from "../lib/wrangler-env.ts";
 import { loadUpstreamConfig, type UpstreamConfig } from "./config.ts";
 import { diffBuilds, type BuildDiff } from "./diff.ts";
 import type { DownloadOptions } from "./download.ts";
-import { guardFloors, guardLosses, losses } from "./guard.ts";
+import { guardFloors, guardGroups, guardLosses, losses } from "./guard.ts";
 import { writeReport, type RebuildReport } from "./report.ts";
-import { gatherUpstream, importUpstream, type UpstreamFiles, type UpstreamImport } from "./upstream.ts";
+import { gatherUpstream, importUpstream, IncompleteUpstreamError, type UpstreamFiles, type UpstreamImport } from "./upstream.ts";
 
 export type RebuildOptions = {
   root: string;
@@ -86,6 +87,39 @@ function runCommand(command: string[], cwd: string, log: (line: string) => void)
 async function countRows(file: string): Promise<number> {
   if (!existsSync(file)) return 0;
   return (await readFile(file, "utf8")).split("\n").filter((line) => line.trim() !== "").length - 1;
+}
+
+/** Rows per value of `column` in a committed or imported CSV table (empty when the file does not exist). */
+async function countBy(file: string, column: string): Promise<Map<string, number>> {
+  const counts = new Map<string, number>();
+  if (!existsSync(file)) return counts;
+  for (const row of parse(await readFile(file, "utf8"), { columns: true, skip_empty_lines: true }) as Record<string, string>[]) {
+    const key = row[column] ?? "";
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+  }
+  return counts;
+}
+
+/**
+ * The parts of the national tables, each against its own drop limit: the high schools of each province (one
+ * workbook each), and the postal code table, which one file makes (the NSC results have their own check). Compared
+ * with the committed tables, once something was published (a first publication has nothing to compare with).
+ */
+async function guardParts(run: Run, imported: string, maxShare: number): Promise<string[]> {
+  const { sourcesDir } = run.options;
+  // The tables one upstream file makes whole (the schools are many workbooks: their parts are the provinces).
+  const tables = ["postal-codes.csv"];
+  const rows = async (folder: string) =>
+    new Map(await Promise.all(tables.map(async (t): Promise<[string, number]> => [t, await countRows(path.join(folder, t))])));
+  return [
+    ...guardGroups(
+      "the high schools of",
+      await countBy(path.join(sourcesDir, "high-schools.csv"), "province_id"),
+      await countBy(path.join(imported, "high-schools.csv"), "province_id"),
+      maxShare,
+    ),
+    ...guardGroups("the rows of", await rows(sourcesDir), await rows(imported), maxShare),
+  ];
 }
 
 /** A refusal when a table would lose more than the allowed share of its committed rows. */
@@ -176,7 +210,8 @@ async function gather(run: Run, config: UpstreamConfig): Promise<UpstreamFiles> 
     run.report.upstream = upstream.origin;
     return upstream;
   } catch (error) {
-    return stop(run, "failed", error instanceof Error ? error.message : String(error));
+    // A configured file that is missing or empty is a refusal, like any other sign of a shrunken data set.
+    return stop(run, error instanceof IncompleteUpstreamError ? "refused" : "failed", error instanceof Error ? error.message : String(error));
   }
 }
 
@@ -226,7 +261,7 @@ async function stage(run: Run, imported: string): Promise<string> {
 }
 
 /** 4. diff against the published build, and 5. guard: refuse losses over the share and resources under their floor. */
-async function guard(run: Run, config: UpstreamConfig, staged: string, imports: UpstreamImport): Promise<BuildDiff> {
+async function guard(run: Run, config: UpstreamConfig, staged: string, imported: string, imports: UpstreamImport): Promise<BuildDiff> {
   const { options, report } = run;
   const maxDropShare = options.maxDropShare ?? config.guard.max_drop_share;
   const diff: BuildDiff = await diffBuilds(options.outDir, staged);
@@ -241,6 +276,8 @@ async function guard(run: Run, config: UpstreamConfig, staged: string, imports: 
     ...(imports.nsc === null || diff.oldVersion === null
       ? []
       : guardTableLoss("nsc-results.csv", await countRows(path.join(options.sourcesDir, "nsc-results.csv")), imports.nsc.rows, maxDropShare)),
+    // The parts, each with a limit of its own: a whole province can vanish inside the total's share.
+    ...(diff.oldVersion === null ? [] : await guardParts(run, imported, config.guard.max_group_drop_share)),
   ];
   if (refusals.length > 0 && !options.allowDrop) {
     stop(run, "refused", ...refusals, "rerun with --allow-drop to publish anyway, once you have checked that the loss is real");
@@ -298,7 +335,7 @@ export async function runRebuild(options: RebuildOptions): Promise<RebuildResult
     const upstream = await gather(run, config);
     const { folder, imports } = await importTables(run, upstream);
     const staged = await stage(run, folder);
-    const diff = await guard(run, config, staged, imports);
+    const diff = await guard(run, config, staged, folder, imports);
     await publish(run, staged, folder, diff);
     if (options.deploy) await deploy(run);
   } catch (error) {

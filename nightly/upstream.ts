@@ -3,7 +3,7 @@
 // config names. Nothing is imported from a partial set: any failed download stops the rebuild. The
 // importing itself is importers/run.ts (importNational), the same code `npm run import` runs.
 import { existsSync } from "node:fs";
-import { mkdir } from "node:fs/promises";
+import { mkdir, stat } from "node:fs/promises";
 import path from "node:path";
 import { expandInputs, importNational, InputError, type NationalFiles, type NationalImport } from "../importers/run.ts";
 import type { UpstreamConfig, UpstreamFile } from "./config.ts";
@@ -11,6 +11,9 @@ import { downloadFile, type DownloadOptions } from "./download.ts";
 
 /** The national files of one run; `nsc` is empty when the run has no NSC report (the committed table stays). */
 export type UpstreamFiles = NationalFiles & { origin: string };
+
+/** A configured upstream file is missing or empty: the rebuild refuses (nothing is imported from a partial set). */
+export class IncompleteUpstreamError extends Error {}
 
 export type GatherOptions = {
   config: UpstreamConfig;
@@ -44,6 +47,27 @@ export async function localUpstream(folder: string): Promise<UpstreamFiles> {
   return { schools, postalCodes: postal[0] as string, nsc, origin: dir };
 }
 
+/**
+ * The configured files a local upstream folder lacks or holds empty (none when `config` is not given): the
+ * set must be complete, since a province's workbook that vanished otherwise only shows as fewer schools.
+ * The folder may hold more files than the config names (all are imported).
+ */
+async function missingUpstreamFiles(folder: string, config: UpstreamConfig): Promise<string[]> {
+  const expected: [string, string][] = [
+    ...config.schools.files.map((f): [string, string] => ["schools", f.name]),
+    ...config.postal_codes.files.map((f): [string, string] => ["postal-codes", f.name]),
+    ...(config.nsc?.files ?? []).map((f): [string, string] => ["nsc", f.name]),
+  ];
+  const problems: string[] = [];
+  for (const [sub, name] of expected) {
+    const file = path.join(folder, sub, name);
+    const size = existsSync(file) ? (await stat(file)).size : null;
+    if (size === null) problems.push(`${sub}/${name} is missing`);
+    else if (size === 0) problems.push(`${sub}/${name} is empty`);
+  }
+  return problems;
+}
+
 export type UpstreamImport = NationalImport;
 
 /** Step 2: the national datasets imported with the real importers into outDir (the tables the build reads). */
@@ -53,6 +77,12 @@ export async function importUpstream(files: UpstreamFiles, outDir: string, verif
 
 export async function gatherUpstream(options: GatherOptions): Promise<UpstreamFiles> {
   if (options.upstreamDir) {
+    const missing = await missingUpstreamFiles(path.resolve(options.upstreamDir), options.config);
+    if (missing.length > 0) {
+      throw new IncompleteUpstreamError(
+        `the upstream folder ${path.resolve(options.upstreamDir)} does not hold every file the upstream config names: ${missing.join("; ")}`,
+      );
+    }
     const files = await localUpstream(options.upstreamDir);
     options.log(
       `upstream  ${files.origin} (EDU_UPSTREAM_DIR): ${files.schools.length} schools file(s), 1 postal code file, ${files.nsc.length} NSC report file(s)`,
@@ -70,12 +100,14 @@ export async function gatherUpstream(options: GatherOptions): Promise<UpstreamFi
   const fetchOne = async (entry: UpstreamFile, folder: string): Promise<string> => {
     if (entry.path !== undefined) {
       const file = path.resolve(options.root, entry.path);
-      if (!existsSync(file)) throw new Error(`the upstream config names a local file that does not exist: ${file}`);
+      if (!existsSync(file)) throw new IncompleteUpstreamError(`the upstream config names a local file that does not exist: ${file}`);
+      if ((await stat(file)).size === 0) throw new IncompleteUpstreamError(`the upstream config names a local file that is empty: ${file}`);
       return file;
     }
     const target = path.join(options.workDir, folder, entry.name);
     await mkdir(path.dirname(target), { recursive: true });
     const bytes = await downloadFile(entry.url as string, target, downloadOptions);
+    if (bytes === 0) throw new IncompleteUpstreamError(`the upstream file ${entry.name} downloaded from ${entry.url} is empty`);
     options.log(`download  ${entry.name}: ${(bytes / 1024).toFixed(0)} KiB from ${entry.url}`);
     return target;
   };

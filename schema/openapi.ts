@@ -63,13 +63,13 @@ const HEADERS: Json = {
   },
   RateLimit: {
     description:
-      'The rate limit this request was counted in (IETF draft-ietf-httpapi-ratelimit-headers-10): `"<policy>";r=<requests left in this period>;t=<seconds until the period ends>`, e.g. `"publishable";r=117;t=42`. `r` is counted by the server instance that answered: a guide, not a promise.',
+      'The rate limits this request was counted in (IETF draft-ietf-httpapi-ratelimit-headers-10), one item per policy: `"<policy>";r=<requests left in this period>;t=<seconds until the period ends>`, e.g. `"visitor";r=117;t=42, "publishable";r=5890;t=42`. `r` is counted by the server instance that answered: a guide, not a promise.',
     required: true,
     schema: { type: "string" },
   },
   RateLimitPolicy: {
     description:
-      'The policy that counted this request: `"<policy>";q=<requests per period>;w=<period in seconds>`, e.g. `"publishable";q=120;w=60`. Policies: `secret` and `publishable` (per token), `anonymous` (per client address, for requests without a valid token).',
+      'The policies that counted this request, one item each: `"<policy>";q=<requests per period>;w=<period in seconds>`, e.g. `"visitor";q=120;w=60, "publishable";q=6000;w=60`. Policies: `secret` (per token); for a publishable token `visitor` (per token and client address: each visitor of your site has a quota of its own) and `publishable` (the token\'s ceiling, all visitors together); `anonymous` (per client address, for requests without a valid token).',
     required: true,
     schema: { type: "string" },
   },

@@ -1,7 +1,9 @@
 import { spawnSync } from "node:child_process";
-import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
+import { mkdir, readFile, rename, rm, symlink, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { MAX_CELL_LENGTH } from "../../build/load.ts";
+import { formatProblem } from "../../build/problems.ts";
 import { defaultBuildOptions, runBuild, type BuildOptions, type BuildResult } from "../../build/index.ts";
 import { recoverInterruptedPublish } from "../../build/publish.ts";
 import { insideBox, PROVINCE_BOXES, PROVINCE_MARGIN_DEGREES, type ProvinceId } from "../../importers/coordinates.ts";
@@ -189,6 +191,79 @@ describe("a broken build", () => {
     expect(result.problems[0]?.expected).toMatch(/well-formed CSV/);
     expect(result.problems[0]?.line).toBe(6); // where the quote opened, not where the file ends
     expect(result.problems).toHaveLength(1);
+  });
+
+  it("refuses bytes that are not UTF-8, naming file, line and column (a Latin-1 é is never published as U+FFFD)", async () => {
+    const sources = await copyOfSources();
+    cleanup.push(sources);
+    const file = path.join(sources, "universities.csv");
+    const text = await readFile(file, "utf8");
+    const latin1 = Buffer.from(text.replace("University of Cape Town", "Universit\u00e9 of Cape Town"), "utf8");
+    const at = latin1.indexOf(Buffer.from("Universit\u00e9", "utf8")) + "Universit".length;
+    // é in Latin-1 is the single byte 0xE9: write it in place of its two UTF-8 bytes.
+    const bytes = Buffer.concat([latin1.subarray(0, at), Buffer.from([0xe9]), latin1.subarray(at + 2)]);
+    await writeFile(file, bytes);
+    const result = await runBuild(await options({ sourcesDir: sources }));
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(result.problems).toHaveLength(1);
+    const line = text.split("\n").findIndex((l) => l.includes("University of Cape Town")) + 1;
+    const column = (text.split("\n")[line - 1] ?? "").indexOf("University of Cape Town") + "Universit".length + 1;
+    expect(result.problems[0]).toMatchObject({ line, fatal: true });
+    expect(result.problems[0]?.file.endsWith("universities.csv")).toBe(true);
+    expect(result.problems[0]?.expected).toContain(`column ${column} (character ${column} of the line) holds the byte 0xE9, which is not UTF-8`);
+  });
+
+  it("refuses control characters in cells and cells over the stated length, naming the column", async () => {
+    const sources = await copyOfSources();
+    cleanup.push(sources);
+    const file = path.join(sources, "subjects.csv");
+    const lines = (await readFile(file, "utf8")).split("\n");
+    lines[1] = lines[1]?.replace("Afrikaans Home Language", "Afrikaans\u0000Home Language") ?? "";
+    lines[2] = lines[2]?.replace(/^([^,]*),([^,]*)/, (_, slug) => `${slug},"${"x".repeat(MAX_CELL_LENGTH + 1)}"`) ?? "";
+    await writeFile(file, lines.join("\n"));
+    const result = await runBuild(await curatedOptions({ sourcesDir: sources }));
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    const mine = result.problems.filter((p) => p.file.endsWith("subjects.csv"));
+    expect(mine.map((p) => [p.line, p.column])).toEqual([
+      [2, "name"],
+      [3, "name"],
+    ]);
+    expect(mine[0]?.expected).toMatch(/without control characters \(U\+0000 at character 10/);
+    expect(mine[1]?.expected).toBe(
+      `at most ${MAX_CELL_LENGTH.toLocaleString("en")} characters in a cell, not ${(MAX_CELL_LENGTH + 1).toLocaleString("en")}`,
+    );
+    expect(formatProblem(mine[0] as never)).toContain('"Afrikaans\\u0000Home Language"');
+  });
+
+  it("does not follow a symbolic link out of sources/, and prints nothing of what it points at", async () => {
+    const sources = await copyOfSources();
+    cleanup.push(sources);
+    const outside = path.join(await tempDir("outside"), "secret.csv");
+    cleanup.push(path.dirname(outside));
+    await writeFile(outside, "root:x:0:0:root:/root:/bin/bash\n");
+    await rm(path.join(sources, "subjects.csv"));
+    await symlink(outside, path.join(sources, "subjects.csv"));
+    const result = await runBuild(await curatedOptions({ sourcesDir: sources }));
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(result.problems[0]).toMatchObject({ line: 1, fatal: true, expected: expect.stringMatching(/not a symbolic link/) });
+    expect(result.problems[0]?.file.endsWith("subjects.csv")).toBe(true);
+    expect(result.problems.map(formatProblem).join("\n")).not.toContain("root:");
+  });
+
+  it("names the column of a CSV syntax error", async () => {
+    const sources = await copyOfSources();
+    cleanup.push(sources);
+    const file = path.join(sources, "subjects.csv");
+    const lines = (await readFile(file, "utf8")).split("\n");
+    lines[3] = lines[3]?.replace(/^([^,]*),([^,]*),/, '$1,"$2"x,') ?? "";
+    await writeFile(file, lines.join("\n"));
+    const result = await runBuild(await curatedOptions({ sourcesDir: sources }));
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(result.problems[0]).toMatchObject({ line: 4, column: "name", fatal: true, expected: expect.stringMatching(/well-formed CSV/) });
   });
 
   it("gives a prospectus published in parts one document path per part, and a part needs a title", async () => {

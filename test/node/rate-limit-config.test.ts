@@ -42,7 +42,8 @@ describe("rate limits in every environment", () => {
     expect(shared).toEqual([]);
     expect(live.vars.RATE_LIMITS).toEqual({
       secret: { limit: 600, period: 60 },
-      publishable: { limit: 120, period: 60 },
+      publishable: { limit: 6000, period: 60 },
+      visitor: { limit: 120, period: 60 },
       anonymous: { limit: 60, period: 60 },
     });
   });

@@ -24,11 +24,22 @@ async function newTemp(prefix: string) {
   return dir;
 }
 
-/** The committed config with other guard settings (the fixtures are far below the national floors). */
-async function configWithGuard(guard: Record<string, unknown>): Promise<string> {
+/** The fixture files, as the upstream config names them: a local upstream folder must hold every one. */
+const fixtureFiles = (folder: string, names: string[]) => ({
+  files: names.map((name) => ({ name, path: `test/fixtures/upstream/${folder}/${name}` })),
+});
+const FIXTURE_CONFIG = {
+  schools: fixtureFiles("schools", ["national-2025.csv", "national-comma.csv"]),
+  postal_codes: fixtureFiles("postal-codes", ["postalcodes.csv"]),
+  nsc: fixtureFiles("nsc", ["school-performance-2025.json"]),
+};
+
+/** The committed config with the fixtures' file names and other guard settings (the fixtures are far below the
+ * national floors). */
+async function configWithGuard(guard: Record<string, unknown>, files: Record<string, unknown> = FIXTURE_CONFIG): Promise<string> {
   const config = JSON.parse(await readFile(path.join(ROOT, "nightly", "upstream.json"), "utf8"));
   const file = path.join(await newTemp("config"), "upstream.json");
-  await writeFile(file, JSON.stringify({ ...config, guard }));
+  await writeFile(file, JSON.stringify({ ...config, ...files, guard }));
   return file;
 }
 
@@ -112,7 +123,8 @@ describe("npm run rebuild from a local upstream folder", () => {
     expect(markdownFirst).toMatch(/## Import reports[\s\S]*NSC School Performance Report[\s\S]*4\s+matched to a published high school/);
 
     const partial = await upstreamCopy();
-    await rm(path.join(partial, "schools", "national-2025.csv"));
+    const national = path.join(partial, "schools", "national-2025.csv");
+    await writeFile(national, `${(await readFile(national, "utf8")).split("\n")[0]}\n`);
     const second = await runRebuild({ ...ws, upstreamDir: partial });
     expect(second.status).toBe("refused");
     expect(second.reasons[0]).toMatch(/^high-schools would lose 3 of its 5 published records \(60\.0%, more than the allowed 10%\)/);
@@ -128,6 +140,65 @@ describe("npm run rebuild from a local upstream folder", () => {
     expect(allowed.status).toBe("published");
     expect(allowed.notes.join("\n")).toMatch(/allowed by --allow-drop: high-schools would lose 3/);
     expect(await fingerprint(ws.outDir)).not.toEqual(published);
+  });
+
+  describe("guards the parts, not only the total (issue 30)", () => {
+    /** A rebuild of `upstream` over a clone of the fixtures' publication: refused, dist/ and sources/ unchanged. */
+    async function refused(upstream: string, options: Partial<RebuildOptions> = {}): Promise<string[]> {
+      const ws = await cloneOf(await fixturesPublished());
+      const [dist, sources] = [await fingerprint(ws.outDir), await fingerprint(ws.sourcesDir)];
+      const result = await runRebuild({ ...ws, upstreamDir: upstream, ...options });
+      expect(result.status, result.reasons.join("\n")).toBe("refused");
+      expect(await fingerprint(ws.outDir)).toEqual(dist);
+      expect(await fingerprint(ws.sourcesDir)).toEqual(sources);
+      return result.reasons;
+    }
+
+    it("refuses an upstream folder without one of the configured workbooks, or with one empty", async () => {
+      const gone = await upstreamCopy();
+      await rm(path.join(gone, "schools", "national-comma.csv"));
+      expect((await refused(gone))[0]).toMatch(/does not hold every file the upstream config names: schools\/national-comma\.csv is missing$/);
+      const empty = await upstreamCopy();
+      await writeFile(path.join(empty, "schools", "national-comma.csv"), "");
+      expect((await refused(empty))[0]).toMatch(/schools\/national-comma\.csv is empty$/);
+    });
+
+    it("refuses a province whose workbook was cut to its header, though the total would allow it", async () => {
+      const cut = await upstreamCopy();
+      const comma = path.join(cut, "schools", "national-comma.csv");
+      await writeFile(comma, `${SCHOOL_HEADER}\n`);
+      // 2 of 5 schools is 40%: under a total's share of 50%, but all of the Western Cape's.
+      expect(await refused(cut, { maxDropShare: 0.5 })).toEqual([
+        "the high schools of western-cape would fall from 2 to 0 (100.0%, more than the 5% one part may lose: guard.max_group_drop_share)",
+        expect.stringMatching(/--allow-drop/),
+      ]);
+    });
+
+    it("refuses when the special-needs workbook the config names is gone", async () => {
+      const ws = await cloneOf(await fixturesPublished());
+      const withSpecial = {
+        ...FIXTURE_CONFIG,
+        schools: { files: [...FIXTURE_CONFIG.schools.files, { name: "Special-Needs-Education-Centres.xlsx", path: "x.xlsx" }] },
+      };
+      const configFile = await configWithGuard({ max_drop_share: 0.1, min_records: {} }, withSpecial);
+      const [dist, sources] = [await fingerprint(ws.outDir), await fingerprint(ws.sourcesDir)];
+      const result = await runRebuild({ ...ws, configFile, upstreamDir: await upstreamCopy() });
+      expect(result.status).toBe("refused");
+      expect(result.reasons[0]).toMatch(/schools\/Special-Needs-Education-Centres\.xlsx is missing$/);
+      expect(await fingerprint(ws.outDir)).toEqual(dist);
+      expect(await fingerprint(ws.sourcesDir)).toEqual(sources);
+    });
+
+    it("refuses a postal code file that lost one row in six, under a total's share that would allow it", async () => {
+      const cut = await upstreamCopy();
+      const postal = path.join(cut, "postal-codes", "postalcodes.csv");
+      const lines = (await readFile(postal, "utf8")).split("\n");
+      await writeFile(postal, lines.filter((line) => !line.startsWith("11;")).join("\n"));
+      expect(await refused(cut, { maxDropShare: 0.5 })).toEqual([
+        "the rows of postal-codes.csv would fall from 6 to 5 (16.7%, more than the 5% one part may lose: guard.max_group_drop_share)",
+        expect.stringMatching(/--allow-drop/),
+      ]);
+    });
   });
 
   it("publishes no change when the upstream is the same on a later day (verified_on alone does not rewrite every record)", async () => {

@@ -23,15 +23,22 @@ describe("foldText and searchWords", () => {
 
   it("keeps letters of other scripts, including stray halfwidth katakana from badly converted sources", () => {
     // The DBE's Western Cape file has "HOﾋRSKOOL" (U+FF8B in place of Ë); it is a letter, so the word stays whole.
-    expect(searchWords("LOUWVILLE HOﾋRSKOOL")).toEqual(["louwville", "hoﾋrskool"]);
+    // (NFKD writes the halfwidth form as the full one, U+30D2, in the names and in queries alike.)
+    expect(searchWords("LOUWVILLE HOﾋRSKOOL")).toEqual(["louwville", "hoヒrskool"]);
     expect(searchWords("isiZulu: Isikole Samabanga Aphezulu; 学校 ２０２６")).toEqual([
       "isizulu",
       "isikole",
       "samabanga",
       "aphezulu",
       "学校",
-      "２０２６",
+      "2026",
     ]);
+  });
+
+  it("folds compatibility forms (NFKD): fullwidth letters and digits, ligatures, letterlike symbols", () => {
+    expect(searchWords("ＨＯＥＲＳＫＯＯＬ ＯＵＴＥＮＩＱＵＡ")).toEqual(["hoerskool", "outeniqua"]);
+    expect(searchWords("ＨＯËＲＳＫＯＯＬ")).toEqual(["hoerskool"]);
+    expect(searchWords("Graaﬀ-Reinet Oﬃce ℌigh Ｓchool ２０２６")).toEqual(["graaff", "reinet", "office", "high", "school", "2026"]);
   });
 
   it("searchKey joins the words with single spaces", () => {

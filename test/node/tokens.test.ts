@@ -7,7 +7,7 @@ import { promisify } from "node:util";
 import { decodeJwt } from "jose";
 import { beforeAll, describe, expect, it } from "vitest";
 import { PUBLISHABLE_SCOPES, SCOPES } from "../../domain/scopes.ts";
-import { originProblem, tokenKindOf } from "../../domain/tokens.ts";
+import { claimShapeProblems, originProblem, tokenKindOf } from "../../domain/tokens.ts";
 import { newSigningKey, type SigningKey } from "../../support/signing-keys.ts";
 import { signToken, tokenRequestProblems, type TokenRequest } from "../../support/tokens.ts";
 import { ROOT } from "../../support/test-dataset.ts";
@@ -79,6 +79,25 @@ describe("token kinds from claims", () => {
   it("a token without token_type is a secret token (tokens minted before publishable ones existed)", () => {
     expect(tokenKindOf({ scope: "bursaries:read" })).toEqual({ kind: { type: "secret" } });
     expect(tokenKindOf({ scope: "qualifications:requirements", token_type: "secret" })).toEqual({ kind: { type: "secret" } });
+  });
+
+  it("refuses token_type null (only an absent token_type means secret), and claims of the wrong shape, naming the claim only", () => {
+    expect(tokenKindOf({ token_type: null })).toHaveProperty("problems");
+    const good = { sub: "partner a", jti: "j-1", env: "test", scope: "provinces:read bursaries:read" };
+    expect(claimShapeProblems(good)).toEqual([]);
+    for (const [claim, value] of [
+      ["env", "test\r\nx: y"],
+      ["jti", "a\u0000b"],
+      ["scope", "provinces:read\n"],
+      ["sub", 7],
+      ["token_type", null],
+      ["origins", ["https://a.example\r"]],
+    ] as const) {
+      const problems = claimShapeProblems({ ...good, [claim]: value });
+      expect(problems, claim).toHaveLength(1);
+      expect(problems[0]).toMatch(new RegExp(`^${claim} must`));
+      expect(problems[0]).toMatch(/^[\x20-\x7e]+$/);
+    }
   });
 
   it("refuses origins on a secret token, an unknown token_type, and publishable tokens breaking the rules", () => {

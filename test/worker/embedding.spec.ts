@@ -8,6 +8,7 @@ import { describe, expect, it } from "vitest";
 import type { Env } from "../../functions/env.ts";
 import { signToken, type TokenRequest } from "../../support/tokens.ts";
 import { ErrorBody } from "../../schema/api.ts";
+import { LEARNER_A_MARKS } from "../fixtures/learners.ts";
 import { BASE, call, callHandler, clientAddress, CURRENT_SIGNING_KEY, json, token } from "./support.ts";
 
 const realEnv = env as unknown as Env & { RATE_LIMIT_TIGHT: RateLimit };
@@ -22,9 +23,12 @@ async function expectCode(response: Response, status: number, code: string) {
   expect(ErrorBody.parse(await json(response)).error.code).toBe(code);
 }
 
-/** The parameters of one RateLimit or RateLimit-Policy field: `"name";r=1;t=2` -> {name, r: 1, t: 2}. */
-function fieldOf(value: string | null): Record<string, string | number> {
-  const [name = "", ...parameters] = (value ?? "").split(";");
+/** The parameters of one item of a RateLimit or RateLimit-Policy field: `"name";r=1;t=2` -> {name, r: 1, t: 2};
+ * the item named `policy`, or the last one (a publishable request lists its visitor's quota, then the token's). */
+function fieldOf(value: string | null, policy?: string): Record<string, string | number> {
+  const items = (value ?? "").split(",").map((item) => item.trim());
+  const item = (policy === undefined ? items.at(-1) : items.find((i) => i.startsWith(`"${policy}";`))) ?? "";
+  const [name = "", ...parameters] = item.split(";");
   return Object.fromEntries([["name", name.replace(/"/g, "")], ...parameters.map((p) => p.split("=")).map(([k, v]) => [k, Number(v)])]);
 }
 
@@ -167,6 +171,43 @@ describe("rate limits", () => {
     const again = await get(pub);
     expect(again.status).toBe(200);
     expect(fieldOf(again.headers.get("ratelimit"))).toMatchObject({ r: 19 });
+  });
+
+  it("give each visitor (client address) of a publishable token a quota of its own: one address's flood leaves the others at 200", {
+    timeout: 30_000,
+  }, async () => {
+    // Issue 30: a publishable token is public; 120 requests with a spoofed Origin from one address used to
+    // answer 429 to every real visitor of the partner's site for the rest of the minute.
+    const pub = await publishable();
+    const flooder = clientAddress();
+    const visitor = clientAddress();
+    const from = (address: string) => call(PATH, { token: pub, headers: { origin: PORTAL, "cf-connecting-ip": address } });
+    await withinOnePeriod(7);
+    for (let n = 1; n <= 10; n++) {
+      const response = await from(flooder);
+      expect(response.status, `request ${n}`).toBe(200);
+      expect(response.headers.get("ratelimit-policy")).toBe('"visitor";q=10;w=10, "publishable";q=20;w=10');
+      expect(fieldOf(response.headers.get("ratelimit"), "visitor")).toMatchObject({ r: 10 - n });
+      expect(fieldOf(response.headers.get("ratelimit"), "publishable")).toMatchObject({ r: 20 - n });
+    }
+    // The flood goes on well past the token's ceiling of 20: refused per address, and not counted against the token.
+    for (let n = 11; n <= 40; n++) {
+      const refused = await from(flooder);
+      await expectCode(refused, 429, "rate_limited");
+      expect(fieldOf(refused.headers.get("ratelimit"))).toMatchObject({ name: "visitor", r: 0 });
+    }
+    const other = await from(visitor);
+    expect(other.status).toBe(200);
+    expect(fieldOf(other.headers.get("ratelimit"), "visitor")).toMatchObject({ r: 9 });
+    expect(fieldOf(other.headers.get("ratelimit"), "publishable")).toMatchObject({ r: 9 });
+    // The APS widget's POST from another visitor too.
+    const post = await call("/v1/data/aps-calculator", {
+      token: pub,
+      method: "POST",
+      headers: { origin: PORTAL, "cf-connecting-ip": clientAddress(), "content-type": "application/json" },
+      body: JSON.stringify({ university_slug: "university-of-pretoria", marks: LEARNER_A_MARKS }),
+    });
+    expect(post.status).toBe(200);
   });
 
   it("count requests without a valid token by client address (CF-Connecting-IP), the public documents too", async () => {

@@ -62,7 +62,7 @@ async function error(path: string, status = 400) {
 }
 
 // An independent statement of the search rule, to check the Worker's answers against.
-const fold = (text: string) => text.toLowerCase().normalize("NFD").replace(/\p{M}/gu, "");
+const fold = (text: string) => text.normalize("NFKD").toLowerCase().normalize("NFKD").replace(/\p{M}/gu, "");
 const wordsOf = (text: string) =>
   fold(text)
     .split(/[^\p{L}\p{N}]+/u)
