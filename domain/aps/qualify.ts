@@ -108,8 +108,12 @@ export function requirementSetOf(qualification: ApsQualification, ruleSubjects: 
 }
 
 function setOf(clauses: Clause[]): RequirementSet {
-  const subjects = clauses.flatMap((c) => c.options.flatMap((o) => [...o.subjects]));
-  const independent = clauses.every((c) => c.options.every((o) => !o.rule)) && new Set(subjects).size === subjects.length ? checksOf(clauses) : null;
+  // Independent: no rule (a rule's class holds ~90 subjects) and no subject in two clauses.
+  let independent: IndependentChecks | null = null;
+  if (clauses.every((c) => c.options.every((o) => !o.rule))) {
+    const subjects = clauses.flatMap((c) => c.options.map((o) => o.label));
+    if (new Set(subjects).size === subjects.length) independent = checksOf(clauses);
+  }
   // A group and a single subject of the same name fail differently (alternatives, subject): "group" tells them apart.
   const signature = clauses.map((c) => `${c.group === null ? "" : "group "}${c.label}:${c.options.map((o) => o.key).join("|")}`).join(";");
   return { clauses, independent, signature };
@@ -128,14 +132,39 @@ function independentClauseMet(checks: IndependentChecks, c: number, clause: Clau
 }
 
 function checksOf(clauses: readonly Clause[]): IndependentChecks {
-  const options = clauses.flatMap((c) => c.options);
-  let end = 0;
-  return {
-    subjects: Int32Array.from(options, (o) => o.number),
-    minimums: Float64Array.from(options, (o) => o.min_percentage),
-    clauseEnds: Int32Array.from(clauses, (c) => (end += c.options.length)),
-    highest: Math.max(-1, ...options.map((o) => o.number)),
-  };
+  // Filled by plain loops: TypedArray.from with a mapping function is slow on a fresh isolate, and every
+  // qualification's set is made once there.
+  let count = 0;
+  for (const c of clauses) count += c.options.length;
+  const subjects = new Int32Array(count);
+  const minimums = new Float64Array(count);
+  const clauseEnds = new Int32Array(clauses.length);
+  let o = 0;
+  let highest = -1;
+  clauses.forEach((c, i) => {
+    for (const option of c.options) {
+      subjects[o] = option.number;
+      minimums[o] = option.min_percentage;
+      if (option.number > highest) highest = option.number;
+      o++;
+    }
+    clauseEnds[i] = o;
+  });
+  return { subjects, minimums, clauseEnds, highest };
+}
+
+const NO_SUBJECTS: readonly string[] = [];
+// A rule's class (the ~90 subjects of "one more subject") as a set and as text, made once per document's list: every
+// programme that names the rule shares them.
+const ruleClasses = new WeakMap<readonly string[], { set: ReadonlySet<string>; text: string }>();
+
+function ruleClassOf(subjects: readonly string[]): { set: ReadonlySet<string>; text: string } {
+  let entry = ruleClasses.get(subjects);
+  if (!entry) {
+    entry = { set: new Set(subjects), text: subjects.join(" ") };
+    ruleClasses.set(subjects, entry);
+  }
+  return entry;
 }
 
 /** The clauses of one route (undefined: a qualification without routes): the shared requirements and the route's. */
@@ -165,13 +194,13 @@ function compileClauses(
   for (const g of qualification.general_requirements ?? []) {
     if (!onRoute(g)) continue;
     const label = ruleLabel(g.rule);
-    const subjects = ruleSubjects[g.rule] ?? [];
+    const { set, text } = ruleClassOf(ruleSubjects[g.rule] ?? NO_SUBJECTS);
     const key = `${label} ${g.min_percentage}`;
     const option = {
       label,
       rule: true,
-      number: numbered(ruleOptionNumbers, `${key} ${subjects.join(" ")}`),
-      subjects: new Set(subjects),
+      number: numbered(ruleOptionNumbers, `${key} ${text}`),
+      subjects: set,
       min_percentage: g.min_percentage,
       key,
     };
