@@ -169,11 +169,11 @@ describe("rate limits", () => {
     expect(fieldOf(again.headers.get("ratelimit"))).toMatchObject({ r: 19 });
   });
 
-  it("count requests without a valid token by client address (CF-Connecting-IP), the public documents too", async () => {
+  it("count requests without a valid token by client address (CF-Connecting-IP), the reference page too", async () => {
     const address = clientAddress();
     const from = (headers: Record<string, string> = {}) => ({ headers: { "cf-connecting-ip": address, ...headers } });
     await withinOnePeriod(5);
-    const document = await call("/v1/openapi.json", { token: null, ...from() });
+    const document = await call("/docs", { token: null, ...from() });
     expect(document.status).toBe(200);
     expect(fieldOf(document.headers.get("ratelimit-policy"))).toEqual({ name: "anonymous", q: 20, w: 10 });
     expect(fieldOf(document.headers.get("ratelimit"))).toMatchObject({ r: 19 });
