@@ -239,10 +239,11 @@ function linkPostalCodes(valid: Valid, provinceById: Map<string, Province>): Pos
   return rowsOf(valid.postalCodes)
     .map((row) => ({
       ...row,
-      id: opaqueId("pc", [row.suburb, row.area, row.street_code ?? "", row.box_code ?? ""].join("|")),
+      // A record without an area keeps the id it had when SAPO's placeholder "-" was its area, so ids stay stable.
+      id: opaqueId("pc", [row.suburb, row.area ?? "-", row.street_code ?? "", row.box_code ?? ""].join("|")),
       province: row.province_id === null ? null : (provinceById.get(row.province_id) ?? null),
     }))
-    .sort((a, b) => byText(a.area, b.area) || byText(a.suburb, b.suburb) || byText(a.id, b.id));
+    .sort((a, b) => byText(a.area ?? "", b.area ?? "") || byText(a.suburb, b.suburb) || byText(a.id, b.id));
 }
 
 /** Derived ids are hashes: a collision is astronomically unlikely, but it would silently merge two records. */
