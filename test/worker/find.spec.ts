@@ -444,7 +444,7 @@ describe("the real national data (EDU_UPSTREAM_DIR)", () => {
     const plain = await all("high-schools", "q=hoerskool");
     expect(upper.length).toBeGreaterThan(20);
     expect(ids(upper)).toEqual(ids(plain));
-    expect(upper.map((s) => s.name)).toContain("HOëRSKOOL BRANDWAG");
+    expect(upper.map((s) => s.name)).toContain("HOËRSKOOL BRANDWAG");
     expect(ids(await all("high-schools", "q=hoerskool&province=eastern-cape"))).toEqual(ids(upper.filter((s) => s.province === "Eastern Cape")));
   });
 
