@@ -9,7 +9,7 @@ import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { defaultBuildOptions, formatSummary, runBuild } from "../build/index.ts";
+import { defaultBuildOptions, formatSummary, runBuild, writeWarningsFile } from "../build/index.ts";
 import { recoverInterruptedPublish } from "../build/publish.ts";
 import { ROOT } from "../lib/root.ts";
 import { DEV_ENV_FILE, ensureDevKeys } from "../support/signing-keys.ts";
@@ -36,7 +36,8 @@ async function main(argv: string[]): Promise<number | undefined> {
   if (!existsSync(path.join(options.outDir, "manifest.json"))) {
     console.log("No build in dist/ yet: building from sources/ ...");
     const result = await runBuild({ ...options, log: (line) => console.log(`  ${line}`) });
-    console.log(formatSummary(result));
+    const warningsFile = await writeWarningsFile(ROOT, result);
+    console.log(formatSummary(result, warningsFile ? { warningsFile } : {}));
     if (!result.ok) return 1;
   }
   const key = await ensureDevKeys();
