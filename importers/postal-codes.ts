@@ -1,4 +1,4 @@
-// The SAPO postal code list -> rows of sources/imported/postal-codes.csv. SAPO publishes one spreadsheet
+// The SAPO postal code list -> rows of postal-codes.csv (sources/, or --out DIR). SAPO publishes one spreadsheet
 // (postalcodes.xls) with suburb, area, box code and street code; republished copies are `;` or `,` CSV
 // with the columns renamed and reordered, so columns are found by what their header contains.
 // reference: /work/shared/reference/datasets.md section (b).

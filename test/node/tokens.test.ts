@@ -1,4 +1,4 @@
-// Minting tokens (lib/tokens.ts, scripts/token.ts): secret and publishable tokens, and what is refused at
+// Minting tokens (support/tokens.ts, scripts/token.ts): secret and publishable tokens, and what is refused at
 // minting: a publishable token with a scope that is not publishable (a write-like or unknown one, or
 // qualifications:requirements), without origins, or with origins not written as a browser sends them.
 import { execFile } from "node:child_process";

@@ -90,7 +90,7 @@ describe("publishable tokens", () => {
     expect(response.headers.get("access-control-allow-origin")).toBe(PORTAL);
   });
 
-  it("minted as `npm run token -- --publishable` mints them (lib/tokens.ts), work from their origin; a write-like or unknown scope is refused at minting", async () => {
+  it("minted as `npm run token -- --publishable` mints them (support/tokens.ts), work from their origin; a write-like or unknown scope is refused at minting", async () => {
     const request = (scopes: string[]): TokenRequest => ({ scopes, env: "test", expiresInSeconds: 600, sub: "partner", origins: [PORTAL] });
     const minted = await signToken(request(["provinces:read"]), CURRENT_SIGNING_KEY);
     expect((await call(PATH, { token: minted, headers: { origin: PORTAL } })).status).toBe(200);
