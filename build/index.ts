@@ -169,7 +169,7 @@ export async function writeWarningsFile(root: string, result: BuildResult): Prom
 }
 
 /** Every warning with its details, grouped by kind: what --verbose prints and the warnings file holds. */
-export function formatWarnings(warnings: readonly Warning[]): string {
+function formatWarnings(warnings: readonly Warning[]): string {
   const lines: string[] = [];
   for (const [kind, group] of warningKinds(warnings)) {
     lines.push(`${kind} (${group.length}):`);
