@@ -288,7 +288,7 @@ export async function benchIdParse(options: BenchIdParseOptions = {}): Promise<v
     ),
   );
 
-  console.log(`\nID number parsing: cases each contender gets wrong (${ID_NUMBER_CASES.length} cases from test/fixtures/id-number-cases.ts)`);
+  console.log(`\nID number parsing: cases each contender gets wrong (${ID_NUMBER_CASES.length} cases from domain/id-number-cases.ts)`);
   console.log("A cell shows what the contender said instead of the expected result; '.' means it agrees.");
   console.log("Peers are run with the clock pinned to each case's reference date (south-african-id-validator gets it as referenceDate).\n");
   const judgements = ID_NUMBER_CASES.map((testCase) => ({

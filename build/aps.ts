@@ -350,12 +350,18 @@ function checkAgainstCatalogue(
     const scheme = schemes.get(slug);
     warnings.push({
       resource: "aps",
+      kind: "universities whose qualifications for another intake year are scored with their latest APS scheme",
       message: `${slug}: qualifications for intake ${[...years].sort().join(", ")} are matched with the ${scheme?.intake_year} APS scheme (${scheme?.id})`,
     });
   }
   const unsure = [...schemes.values()].filter((s) => s.confidence === "low").map((s) => s.id);
   if (unsure.length > 0)
-    warnings.push({ resource: "aps", message: `${unsure.length} APS scheme(s) have low confidence: ${sortedText(unsure).join(", ")}` });
+    warnings.push({
+      resource: "aps",
+      kind: "APS schemes of low confidence",
+      count: unsure.length,
+      message: `${unsure.length} APS scheme(s) have low confidence: ${sortedText(unsure).join(", ")}`,
+    });
 }
 
 export function linkApsSchemes(valid: ValidTables<SourceTables>, model: Model): ApsLink {

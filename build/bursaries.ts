@@ -173,6 +173,8 @@ function bursaryWarnings(bursaries: Bursary[], today: string): Warning[] {
     const oldest = stale.reduce((a, b) => ((a.cycles[0] as BursaryCycle).close_date <= (b.cycles[0] as BursaryCycle).close_date ? a : b));
     warnings.push({
       resource: "bursaries",
+      kind: "bursaries whose latest published cycle closed more than a year ago",
+      count: stale.length,
       message:
         `${stale.length} of ${bursaries.length} bursaries' latest published cycle closed more than a year ago (by year of closing: ${years}; oldest ${oldest.slug} ` +
         `${(oldest.cycles[0] as BursaryCycle).close_date}); find their newer cycles and add them to bursary-cycles.csv`,
@@ -184,6 +186,8 @@ function bursaryWarnings(bursaries: Bursary[], today: string): Warning[] {
   if (insecure.length > 0) {
     warnings.push({
       resource: "bursaries",
+      kind: "bursaries citing an http:// address",
+      count: insecure.length,
       message: `${insecure.length} bursaries cite an http:// address (e.g. ${insecure[0]?.slug}); use https:// where the site offers it`,
     });
   }

@@ -60,6 +60,8 @@ export function catalogueWarnings(model: Model, conflicts: Conflict[], today: st
       .join(", ");
     warnings.push({
       resource: "qualifications",
+      kind: "qualifications resting on witnesses for an earlier intake",
+      count: [...older.values()].reduce((a, b) => a + b, 0),
       message: `${[...older.values()].reduce((a, b) => a + b, 0)} qualification(s) rest on witnesses for an intake before ${intake} (kept with their true intake year): ${list}`,
     });
   }
@@ -67,6 +69,8 @@ export function catalogueWarnings(model: Model, conflicts: Conflict[], today: st
   if (open.length > 0) {
     warnings.push({
       resource: "qualifications",
+      kind: "open conflicts between witnesses",
+      count: open.length,
       message: `${open.length} open conflict(s) (equally ranked witnesses disagree, or an undated official page against a dated transcription); see docs/data-conflicts.md`,
     });
   }

@@ -87,7 +87,7 @@ function columnsOf(resource: string, ids: string[], model: Model): Columns | nul
         box_code: rows.map((p) => p.box_code),
         province_id: rows.map((p) => p.province?.id ?? null),
         search: rows.map((p) => searchKey(p.suburb)),
-        search_other: rows.map((p) => searchKey(p.area)),
+        search_other: rows.map((p) => searchKey(p.area ?? "")),
       };
     }
     case "prospectuses": {

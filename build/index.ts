@@ -92,7 +92,7 @@ export async function assembleModel(
   const validCount = new Map((Object.keys(tables) as (keyof typeof tables)[]).map((key) => [tables[key].name, validated.valid[key].length]));
   for (const definition of definitions) {
     if (definition.whenEmpty && (validCount.get(definition.name) ?? 0) === 0) {
-      warnings.push({ resource: definition.name, message: `no records; to fill it, ${definition.whenEmpty}` });
+      warnings.push({ resource: definition.name, kind: "empty tables", message: `no records; to fill it, ${definition.whenEmpty}` });
     }
   }
   const linkProblems = [...keyProblems, ...linked.problems, ...aps.problems];
@@ -158,7 +158,41 @@ function sortProblems(problems: Problem[]): Problem[] {
   );
 }
 
-export function formatSummary(result: BuildResult): string {
+/** Where `npm run build` and `npm start` write the warnings' details (git-ignored, as every *.log). */
+export const WARNINGS_FILE = ".build-warnings.log";
+
+/** Writes the details of the build's warnings to WARNINGS_FILE under `root`; returns its path relative to root, or null when there are none. */
+export async function writeWarningsFile(root: string, result: BuildResult): Promise<string | null> {
+  if (result.warnings.length === 0) return null;
+  await writeFile(path.join(root, WARNINGS_FILE), `${formatWarnings(result.warnings)}\n`);
+  return WARNINGS_FILE;
+}
+
+/** Every warning with its details, grouped by kind: what --verbose prints and the warnings file holds. */
+function formatWarnings(warnings: readonly Warning[]): string {
+  const lines: string[] = [];
+  for (const [kind, group] of warningKinds(warnings)) {
+    lines.push(`${kind} (${group.length}):`);
+    for (const warning of group) lines.push(`  ${warning.message}`);
+  }
+  return lines.join("\n");
+}
+
+/** Warnings by `[resource] kind`, in the order each kind first appears. */
+function warningKinds(warnings: readonly Warning[]): Map<string, Warning[]> {
+  const kinds = new Map<string, Warning[]>();
+  for (const warning of warnings) {
+    const key = `[${warning.resource}] ${warning.kind}`;
+    kinds.set(key, [...(kinds.get(key) ?? []), warning]);
+  }
+  return kinds;
+}
+
+/**
+ * What the build says at the end. Warnings come one line per kind with its count; their details with
+ * `verbose`, or in `warningsFile`, which the summary names (the command writes it: formatWarnings).
+ */
+export function formatSummary(result: BuildResult, options: { verbose?: boolean; warningsFile?: string } = {}): string {
   const lines: string[] = [];
   if (result.ok) {
     lines.push("", "Build succeeded", "");
@@ -178,9 +212,19 @@ export function formatSummary(result: BuildResult): string {
     for (const problem of result.problems) lines.push(`  ${formatProblem(problem)}`);
     lines.push("", `  time: ${result.seconds.toFixed(2)} s`);
   }
-  if (result.warnings.length > 0) {
-    lines.push("", `Warnings (${result.warnings.length}):`);
-    for (const warning of result.warnings) lines.push(`  [${warning.resource}] ${warning.message}`);
+  if (result.warnings.length > 0 && options.verbose) {
+    lines.push(
+      "",
+      `Warnings (${result.warnings.length}; none stops the build):`,
+      ...formatWarnings(result.warnings)
+        .split("\n")
+        .map((l) => `  ${l}`),
+    );
+  } else if (result.warnings.length > 0) {
+    const kinds = warningKinds(result.warnings);
+    lines.push("", `Warnings of ${kinds.size} kinds, gaps in the data that the build works around (none stops it):`);
+    for (const [kind, group] of kinds) lines.push(`  ${String(group.reduce((n, w) => n + (w.count ?? 1), 0)).padStart(5)}  ${kind}`);
+    lines.push(`  details: ${options.warningsFile ? `${options.warningsFile}, or ` : ""}npm run build -- --verbose`);
   }
   return lines.join("\n");
 }

@@ -229,6 +229,8 @@ function linkHighSchools(valid: Valid, provinceById: Map<string, Province>, warn
   if (unmatched.length > 0) {
     warnings.push({
       resource: "high-schools",
+      kind: "schools with NSC results that are not published high schools",
+      count: unmatched.length,
       message: `${unmatched.length} of ${nscBySchool.size} schools in nsc-results.csv are not high schools in high-schools.csv (e.g. ${unmatched.slice(0, 3).join(", ")}): their NSC results are not published (the import report says why)`,
     });
   }
@@ -239,10 +241,11 @@ function linkPostalCodes(valid: Valid, provinceById: Map<string, Province>): Pos
   return rowsOf(valid.postalCodes)
     .map((row) => ({
       ...row,
-      id: opaqueId("pc", [row.suburb, row.area, row.street_code ?? "", row.box_code ?? ""].join("|")),
+      // A record without an area keeps the id it had when SAPO's placeholder "-" was its area, so ids stay stable.
+      id: opaqueId("pc", [row.suburb, row.area ?? "-", row.street_code ?? "", row.box_code ?? ""].join("|")),
       province: row.province_id === null ? null : (provinceById.get(row.province_id) ?? null),
     }))
-    .sort((a, b) => byText(a.area, b.area) || byText(a.suburb, b.suburb) || byText(a.id, b.id));
+    .sort((a, b) => byText(a.area ?? "", b.area ?? "") || byText(a.suburb, b.suburb) || byText(a.id, b.id));
 }
 
 /** Derived ids are hashes: a collision is astronomically unlikely, but it would silently merge two records. */
@@ -273,12 +276,19 @@ function gapWarnings(model: Model): Warning[] {
       university.prospectuses.length === 0 ? "no prospectus (prospectuses.csv)" : "",
       university.qualifications.length === 0 ? `no qualifications (qualifications/${university.slug}.csv)` : "",
     ].filter(Boolean);
-    if (gaps.length > 0) warnings.push({ resource: "universities", message: `${university.short_name}: ${gaps.join(", ")}` });
+    if (gaps.length > 0)
+      warnings.push({
+        resource: "universities",
+        kind: "universities with gaps in their data",
+        message: `${university.short_name}: ${gaps.join(", ")}`,
+      });
   }
   const noRequirements = model.qualifications.filter((q) => q.requirements.length === 0);
   if (noRequirements.length > 0) {
     warnings.push({
       resource: "qualifications",
+      kind: "qualifications without a subject requirement",
+      count: noRequirements.length,
       message: `${noRequirements.length} qualification(s) have no subject requirement, e.g. ${noRequirements[0]?.id} (${noRequirements[0]?.name})`,
     });
   }

@@ -12,7 +12,12 @@ export type Problem = Place & {
   fatal?: boolean;
 };
 
-export type Warning = { resource: string; message: string };
+/**
+ * Something in the data worth knowing that does not stop the build. `kind` names what sort of thing it is, the
+ * same text for every warning of that sort, naming what `count` counts (default 1); the summary prints one line
+ * per kind with the sum of its counts. `message` gives the details (npm run build -- --verbose, or the warnings file the summary names).
+ */
+export type Warning = { resource: string; kind: string; message: string; count?: number };
 
 export function formatProblem(p: Problem): string {
   const where = `${p.file}:${p.line}${p.column ? ` column "${p.column}"` : ""}`;

@@ -11,7 +11,7 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import { bucketOf } from "../lib/buckets.ts";
 import { paths, type Manifest } from "../lib/layout.ts";
-import { DOCS_PATH, OPENAPI_PATH, PUBLIC_DOCUMENTS, RENDERER_FILES } from "../lib/public-documents.ts";
+import { DOCS_PATH, EXAMPLE_ORIGIN, OPENAPI_PATH, PUBLIC_DOCUMENTS, RENDERER_FILES } from "../lib/public-documents.ts";
 import { openApiDocument } from "../schema/openapi.ts";
 import type { ExampleSource } from "../schema/operations.ts";
 import type { EmittedFile } from "./emit.ts";
@@ -74,9 +74,12 @@ function docsPage(): string {
 
 // A file of its own rather than an inline script, so the page's Content-Security-Policy can allow this
 // origin's scripts only.
-const DOCS_SCRIPT = `// Shows ${OPENAPI_PATH} with Swagger UI, served from this origin (dist/docs/, copied from swagger-ui-dist at build time).
+export const DOCS_SCRIPT = `// Shows ${OPENAPI_PATH} with Swagger UI, served from this origin (dist/docs/, copied from swagger-ui-dist at build time).
+// The document's examples name the production origin; the page shows the origin it was served from instead,
+// so its commands reach the server the reader is looking at (npm start on any port included).
+const specUrl = new URL(${JSON.stringify(OPENAPI_PATH)}, location.href).href;
 window.ui = SwaggerUIBundle({
-  url: ${JSON.stringify(OPENAPI_PATH)},
+  url: specUrl,
   dom_id: "#swagger-ui",
   deepLinking: true,
   docExpansion: "list",
@@ -84,6 +87,13 @@ window.ui = SwaggerUIBundle({
   displayRequestDuration: true,
   // Swagger UI would otherwise send the document to validator.swagger.io for a badge.
   validatorUrl: null,
+  responseInterceptor: (response) => {
+    if (response.url === specUrl && typeof response.text === "string") {
+      response.text = response.text.split(${JSON.stringify(EXAMPLE_ORIGIN)}).join(location.origin);
+      response.body = JSON.parse(response.text);
+    }
+    return response;
+  },
 });
 `;
 

@@ -9,6 +9,23 @@ import { isPublishableScope, parseScopeClaim } from "./scopes.ts";
 
 export type TokenKind = { type: "secret" } | { type: "pub"; origins: string[] };
 
+/** The longest a token may be valid (exp - iat), in days, where TOKEN_MAX_LIFETIME_DAYS does not say otherwise. */
+export const DEFAULT_MAX_LIFETIME_DAYS = 400;
+
+/** The longest lifetime in days a deployment accepts, from its TOKEN_MAX_LIFETIME_DAYS setting (a positive number). */
+export function maxLifetimeDays(setting: unknown): number {
+  const days = Number(setting ?? DEFAULT_MAX_LIFETIME_DAYS);
+  return Number.isFinite(days) && days > 0 ? days : DEFAULT_MAX_LIFETIME_DAYS;
+}
+
+/** Why a token valid for `seconds` (exp - iat) is refused where at most `maxDays` days are accepted, or null. */
+export function lifetimeProblem(seconds: number, maxDays: number): string | null {
+  if (!(seconds > 0)) return "a token must be valid for some time: give --expires-in more than 0";
+  if (seconds > maxDays * 86_400)
+    return `a token may be valid for at most ${maxDays} days (TOKEN_MAX_LIFETIME_DAYS), not ${Math.round((seconds / 86_400) * 100) / 100} days: the Worker would refuse it (401)`;
+  return null;
+}
+
 /** At most this many origins in one publishable token (one per site: a partner with more mints more tokens). */
 const MAX_ORIGINS = 20;
 

@@ -6,7 +6,7 @@
 // (the revocation list is still checked on every request).
 import { createLocalJWKSet, errors as joseErrors, jwtVerify, type JWTPayload } from "jose";
 import { grants, parseScopeClaim, type RequiredScope } from "../domain/scopes.ts";
-import { claimShapeProblems, tokenKindOf, type TokenKind } from "../domain/tokens.ts";
+import { claimShapeProblems, maxLifetimeDays, tokenKindOf, type TokenKind } from "../domain/tokens.ts";
 import { listSetting, type Env } from "./env.ts";
 import { ApiError } from "./errors.ts";
 
@@ -17,8 +17,6 @@ const REALM = 'Bearer realm="sa-edu-data-api"';
 const CACHE_LIMIT = 1_000;
 /** Allowed difference between our clock and the token issuer's. */
 const CLOCK_TOLERANCE_SECONDS = 30;
-/** The longest a token may be valid (exp - iat) unless TOKEN_MAX_LIFETIME_DAYS says otherwise. */
-const DEFAULT_MAX_LIFETIME_DAYS = 400;
 
 let keySetFor: { jwks: string; keySet: ReturnType<typeof createLocalJWKSet> } | null = null;
 const verified = new Map<string, Principal>();
@@ -50,8 +48,7 @@ function unauthorized(code: Unauthorized, message: string): ApiError {
 }
 
 function maxLifetimeSeconds(env: Env): number {
-  const days = Number(env.TOKEN_MAX_LIFETIME_DAYS ?? DEFAULT_MAX_LIFETIME_DAYS);
-  return (Number.isFinite(days) && days > 0 ? days : DEFAULT_MAX_LIFETIME_DAYS) * 86_400;
+  return maxLifetimeDays(env.TOKEN_MAX_LIFETIME_DAYS) * 86_400;
 }
 
 /** Checks jose leaves to us: a token may not be issued in the future, nor live longer than the maximum. */

@@ -11,7 +11,8 @@ type DocumentTarget = Extract<Target, { kind: "public-document" | "redirect" }>;
 
 export async function servePublicDocument(target: DocumentTarget, request: Request, env: Env): Promise<Response> {
   const cacheControl = `public, max-age=${Number(env.CACHE_MAX_AGE ?? 300)}`;
-  if (target.kind === "redirect") return new Response(null, { status: 302, headers: { location: target.location, "cache-control": cacheControl } });
+  if (target.kind === "redirect")
+    return new Response(null, { status: target.status, headers: { location: target.location, "cache-control": cacheControl } });
   const { document } = target;
   const ifNoneMatch = request.headers.get("if-none-match");
   const [asset, manifest] = await Promise.all([

@@ -5,8 +5,8 @@
 import type { RateLimitClass, RateLimitPolicySetting } from "./rate-limit.ts";
 
 export interface Env extends Cloudflare.Env {
-  /** Secret: the JSON Web Key Set tokens are verified with, {"keys":[{kty,crv,x,kid,alg}, ...]}; from .dev.vars
-   * locally and `wrangler secret put TOKEN_JWKS` in production. Without it every token is refused. */
+  /** Secret: the JSON Web Key Set tokens are verified with, {"keys":[{kty,crv,x,kid,alg}, ...]}; from .keys/worker.env
+   * locally (npm start) and `wrangler secret put TOKEN_JWKS` in production. Without it every token is refused. */
   TOKEN_JWKS?: string;
   /** What each ratelimits binding enforces, as RateLimit-Policy reports it: {"secret": {"limit": 600, "period": 60}, ...}. */
   RATE_LIMITS: Partial<Record<RateLimitClass, RateLimitPolicySetting>>;

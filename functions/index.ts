@@ -4,7 +4,8 @@
 //   3. authenticate     bearer JWT: signature, issue time, lifetime, expiry, environment, revocation; a
 //                       publishable token only from one of its origins
 //   4. rate limit       one count in Cloudflare's rate limiting binding: per token (jti), or per client
-//                       address for a request without a valid token (and for the public documents)
+//                       address for a request without a valid token (and for the reference page, once
+//                       per load: not its scripts, style sheet and OpenAPI document)
 //   5. authorise        the endpoint's scope from the one scope table
 //   6. serve / compute  precomputed files from dist/, or the ID parser / APS engine
 //   7. respond          JSON body, ETag / 304, Cache-Control, X-Data-Version, CORS and RateLimit headers
@@ -46,7 +47,9 @@ async function handle(request: Request, env: Env, gate: Gate): Promise<Response>
   const url = new URL(request.url);
   const match = matchRoute(request.method, url.pathname);
   if (match.kind === "route" && match.route.access === "public") {
-    await count(gate, env, "anonymous", clientAddress(request));
+    // The reference page's own files are not counted: one page load is one request (lib/public-documents.ts).
+    const target = match.route.target;
+    if (target.kind !== "public-document" || target.document.counted) await count(gate, env, "anonymous", clientAddress(request));
     return servePublic(match.route, request, env);
   }
 

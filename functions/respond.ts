@@ -1,4 +1,4 @@
-// Response shaping shared by every step: the JSON error body of DESIGN.md, and JSON success bodies.
+// Response shaping shared by every step: the JSON error body of ../shared/DESIGN.md, and JSON success bodies.
 import { ApiError } from "./errors.ts";
 
 export const JSON_CONTENT_TYPE = "application/json; charset=utf-8";

@@ -16,7 +16,7 @@ export type Target =
   | { kind: "id-parse" }
   | { kind: "prospectus-document"; path: string }
   | { kind: "public-document"; document: PublicDocument }
-  | { kind: "redirect"; location: string };
+  | { kind: "redirect"; location: string; status: 301 | 302 };
 
 /** "public": no token needed (documents a browser opens from a link, which cannot carry a bearer token). */
 type Access = RequiredScope | "public";
@@ -103,7 +103,10 @@ export const ROUTES: Definition[] = [
   ...publicDocumentRoutes(),
 ];
 
-/** The public documents (lib/public-documents.ts), each at its exact path, and `/`, which leads to the reference page. */
+/**
+ * The public documents (lib/public-documents.ts), each at its exact path; `/`, which leads to the reference
+ * page, and `/docs/`, the page's address with a trailing slash, moved for good to `/docs`.
+ */
 function publicDocumentRoutes(): Definition[] {
   const exact = (path: string) => new RegExp(`^${path.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}$`);
   return [
@@ -115,7 +118,8 @@ function publicDocumentRoutes(): Definition[] {
         target: () => ({ kind: "public-document", document }),
       }),
     ),
-    { pattern: /^\/$/, methods: READ, access: "public", target: () => ({ kind: "redirect", location: DOCS_PATH }) },
+    { pattern: /^\/$/, methods: READ, access: "public", target: () => ({ kind: "redirect", location: DOCS_PATH, status: 302 }) },
+    { pattern: exact(`${DOCS_PATH}/`), methods: READ, access: "public", target: () => ({ kind: "redirect", location: DOCS_PATH, status: 301 }) },
   ];
 }
 

@@ -1,4 +1,4 @@
-// The SAPO postal code list -> rows of sources/imported/postal-codes.csv. SAPO publishes one spreadsheet
+// The SAPO postal code list -> rows of postal-codes.csv (sources/, or --out DIR). SAPO publishes one spreadsheet
 // (postalcodes.xls) with suburb, area, box code and street code; republished copies are `;` or `,` CSV
 // with the columns renamed and reordered, so columns are found by what their header contains.
 // reference: /work/shared/reference/datasets.md section (b).
@@ -14,7 +14,8 @@ export const POSTAL_CODE_COLUMNS = ["suburb", "area", "street_code", "box_code",
 
 export type PostalCodeRow = {
   suburb: string;
-  area: string;
+  /** null where SAPO writes a placeholder instead of an area (`-`: 213 rows of the 2026 list). */
+  area: string | null;
   street_code: string | null;
   box_code: string | null;
   province_id: ProvinceId | null;
@@ -57,6 +58,14 @@ export function normalisePostalCode(raw: string): string | null {
   if (!match?.[1]) return null;
   const code = match[1].padStart(4, "0");
   return code === "0000" ? null : code;
+}
+
+/**
+ * An area as the list writes it, or null for a placeholder that names no area: a cell of dashes only
+ * (`-`, `--`). Clients get null, the API's one way of saying "no value", rather than a string to recognise.
+ */
+export function areaOf(text: string): string | null {
+  return /^-+$/.test(text) ? null : text;
 }
 
 /**
@@ -126,7 +135,8 @@ export function importPostalCodeTables(tables: readonly SourceTable[]): { rows: 
     }
     for (const sourceRow of table.rows) {
       const suburb = collapseSpaces(cellAt(sourceRow, columns.suburb));
-      const area = collapseSpaces(cellAt(sourceRow, columns.area));
+      const areaText = collapseSpaces(cellAt(sourceRow, columns.area));
+      const area = areaOf(areaText);
       const rawStreet = cellAt(sourceRow, columns.street).trim();
       const rawBox = cellAt(sourceRow, columns.box).trim();
       const street_code = normalisePostalCode(rawStreet);
@@ -136,7 +146,7 @@ export function importPostalCodeTables(tables: readonly SourceTable[]): { rows: 
         drop("no suburb");
         continue;
       }
-      if (area === "") {
+      if (areaText === "") {
         drop("no area");
         continue;
       }
@@ -144,7 +154,7 @@ export function importPostalCodeTables(tables: readonly SourceTable[]): { rows: 
         drop("no valid street or box code");
         continue;
       }
-      const key = [suburb, area, street_code ?? "", box_code ?? ""].join("\u0000");
+      const key = [suburb, area ?? "", street_code ?? "", box_code ?? ""].join("\u0000");
       if (byKey.has(key)) {
         report.duplicatesMerged += 1;
         continue;
@@ -155,7 +165,7 @@ export function importPostalCodeTables(tables: readonly SourceTable[]): { rows: 
   const rows = [...byKey.values()].sort(
     (a, b) =>
       compareText(a.suburb, b.suburb) ||
-      compareText(a.area, b.area) ||
+      compareText(a.area ?? "", b.area ?? "") ||
       compareText(a.street_code ?? "", b.street_code ?? "") ||
       compareText(a.box_code ?? "", b.box_code ?? ""),
   );

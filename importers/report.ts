@@ -35,7 +35,7 @@ export function formatSchoolsReport(report: SchoolsReport, outputFile: string, s
   }
   const repairs = report.textRepairs;
   lines.push(
-    `  mis-decoded characters (halfwidth katakana for Windows-1252 letters) repaired in ${count(repairs.names)} names, ${count(repairs.districts)} districts:`,
+    `  characters repaired (halfwidth katakana for Windows-1252 letters; accented letters left small in capitals) in ${count(repairs.names)} names, ${count(repairs.districts)} districts:`,
   );
   for (const [kind, n] of sortedEntries(repairs.byKind)) lines.push(`    ${count(n).padStart(7)}  ${kind}`);
   for (const [char, n] of sortedEntries(repairs.unrepaired))

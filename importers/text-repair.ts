@@ -7,6 +7,7 @@
 // names) are repaired; a katakana character that would become a symbol (¡, £, ×, ...) is left as it is and
 // reported, because no rule can say what it stood for. Japanese text never occurs in these files, so a
 // halfwidth katakana character is always a mis-decoded byte.
+// And accented letters left small in words written in capitals (`HOëRSKOOL`: repairAccentCase, below).
 // Pure: text in, text and the repairs made out. Tests: test/node/text-repair.test.ts.
 
 const HALFWIDTH_KATAKANA_FIRST = 0xff61; // the Shift-JIS single byte 0xA1
@@ -55,6 +56,30 @@ export function repairMisdecoded(text: string): RepairResult {
   return { text: changed ? out : text, repairs, unrepaired };
 }
 
+/**
+ * Accented letters left small in a word written in capitals: the DBE's Eastern Cape, Free State, Northern Cape
+ * and North West workbooks write `HOëRSKOOL BRANDWAG`, `HOëRSKOOL CILLIé`, `JIM FOUCHé S/S` (18 names in the
+ * 2024 files; an upper-casing that skipped non-ASCII letters, upstream). A word whose unaccented letters are all
+ * capitals (at least one) gets its small accented letters in capitals too: `HOËRSKOOL`, `CILLIÉ`. Words with a
+ * small unaccented letter are left as written (`McLACHLAN`, `kwaZAKHELE`, `Hoërskool Rustenburg`), and so is a
+ * letter with no single capital (`ß`).
+ */
+export function repairAccentCase(text: string): RepairResult {
+  const repairs: TextRepair[] = [];
+  const repaired = text.replace(/\p{L}+/gu, (word) => {
+    if (/[a-z]/.test(word) || !/[A-Z]/.test(word)) return word;
+    return [...word]
+      .map((char) => {
+        const upper = char.toUpperCase();
+        if (upper === char || [...upper].length !== 1) return char;
+        repairs.push({ from: char, to: upper });
+        return upper;
+      })
+      .join("");
+  });
+  return { text: repaired, repairs, unrepaired: [] };
+}
+
 /** Halfwidth katakana anywhere in the text (what the repair rule covers, repaired or not). */
 export function hasMisdecodedCharacter(text: string): boolean {
   return /[\uff61-\uff9f]/u.test(text);
@@ -67,12 +92,14 @@ export class RepairCounter {
   /** Texts (e.g. school names) that had at least one repair. */
   texts = 0;
 
-  /** Repairs the text, counts what was done, and returns the repaired text. */
+  /** Repairs the text (mis-decoded characters, then the case of accented letters), counts what was done, and returns the repaired text. */
   repair(text: string): string {
-    const result = repairMisdecoded(text);
-    if (result.repairs.length > 0) this.texts += 1;
-    for (const { from, to } of result.repairs) this.repaired[`${from} -> ${to}`] = (this.repaired[`${from} -> ${to}`] ?? 0) + 1;
-    for (const char of result.unrepaired) this.unrepaired[char] = (this.unrepaired[char] ?? 0) + 1;
-    return result.text;
+    const decoded = repairMisdecoded(text);
+    const cased = repairAccentCase(decoded.text);
+    const repairs = [...decoded.repairs, ...cased.repairs];
+    if (repairs.length > 0) this.texts += 1;
+    for (const { from, to } of repairs) this.repaired[`${from} -> ${to}`] = (this.repaired[`${from} -> ${to}`] ?? 0) + 1;
+    for (const char of decoded.unrepaired) this.unrepaired[char] = (this.unrepaired[char] ?? 0) + 1;
+    return cased.text;
   }
 }

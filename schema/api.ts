@@ -256,7 +256,7 @@ export const FieldOfStudy = z.object({
 export const PostalCodeListItem = z.object({
   id: opaqueId,
   suburb: z.string(),
-  area: z.string(),
+  area: z.string().nullable().describe("The town or city the suburb belongs to; null where the postal code list names none."),
   street_code: z
     .string()
     .regex(/^\d{4}$/)

@@ -7,7 +7,7 @@
 // without examples, so the client's types depend on the schemas only.
 import { z } from "zod";
 import { ENDPOINT_SCOPES, isPublishableScope } from "../domain/scopes.ts";
-import { OPENAPI_PATH, DOCS_PATH } from "../lib/public-documents.ts";
+import { DOCS_PATH, EXAMPLE_ORIGIN, OPENAPI_PATH } from "../lib/public-documents.ts";
 import { errorBodyWith } from "./api.ts";
 import { codesWithStatus, ERROR_STATUS, type ErrorCode } from "./errors.ts";
 import { AUTH_ERROR_STATUSES, NAMED_SCHEMAS, OPERATIONS, type Example, type ExampleSource, type Operation } from "./operations.ts";
@@ -265,7 +265,9 @@ Every operation needs an \`Authorization: Bearer <token>\` header. Tokens are si
 
 There are two kinds. A **secret token** is for your servers: keep it out of web pages. A **publishable token** is for calling the API from web pages (a school picker or an APS widget on your site): it names the sites (origins) whose pages may use it, and is accepted only on requests whose \`Origin\` header is one of them (anything else is \`403 origin_not_allowed\`); it carries only the scopes marked *publishable* below. Answers to it name your origin in \`Access-Control-Allow-Origin\`.
 
-Running the API yourself (see the repository's README): \`npm start\` serves it on http://127.0.0.1:8787, and \`npm run token -- --scopes universities:read,qualifications:read\` prints a local test token.
+With a token in \`$TOKEN\`, from a shell: \`curl -H "Authorization: Bearer $TOKEN" ${EXAMPLE_ORIGIN}/v1/data/provinces\`.
+
+Running the API yourself (see the repository's README): \`npm start\` serves it on your machine (port 8787 unless \`PORT\` says otherwise; this page then shows that address in its examples), and \`npm run token -- --scopes universities:read,qualifications:read\` prints a local test token.
 
 On this page: choose **Authorize**, paste the token, then **Try it out** on any operation.
 

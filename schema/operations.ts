@@ -27,6 +27,7 @@ import * as api from "./api.ts";
 import { LIST_QUERY_PARAMETERS, listParameters, type ListResource } from "./query.ts";
 import type { ErrorCode } from "./errors.ts";
 import { MAX_SLUG_LENGTH, OPAQUE_ID, SLUG, UUID } from "../lib/vocabulary.ts";
+import { EXAMPLE_ORIGIN } from "../lib/public-documents.ts";
 
 /** What an example may read from the build it is generated with (build/public-documents.ts provides it). */
 export interface ExampleSource {
@@ -182,7 +183,7 @@ const opaqueParameter = (what: string) =>
 const EXAMPLE_PER_PAGE = 2;
 
 /** Prospectus URLs in examples use the production asset base (wrangler.jsonc env.live ASSET_URL). */
-export const EXAMPLE_ASSET_URL = "https://api.sa-edu-data.co.za/assets";
+export const EXAMPLE_ASSET_URL = `${EXAMPLE_ORIGIN}/assets`;
 
 type ListSpec = {
   resource: string;

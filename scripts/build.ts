@@ -1,12 +1,12 @@
 // npm run build [-- options]: sources/ -> dist/ (build/index.ts), with the summary and coverage table.
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { defaultBuildOptions, formatSummary, runBuild, type BuildOptions } from "../build/index.ts";
+import { defaultBuildOptions, formatSummary, runBuild, WARNINGS_FILE, writeWarningsFile, type BuildOptions } from "../build/index.ts";
 import { runCommand, UsageError } from "../lib/cli.ts";
 import { isRealDate } from "../build/tables/cells.ts";
 import { ROOT } from "../lib/root.ts";
 
-const USAGE = `usage: npm run build -- [--sources DIR] [--imported DIR] [--out DIR] [--max-files N] [--today YYYY-MM-DD] [--conflicts FILE]
+const USAGE = `usage: npm run build -- [--sources DIR] [--imported DIR] [--out DIR] [--max-files N] [--today YYYY-MM-DD] [--conflicts FILE] [--verbose]
 
 Builds dist/ from the CSV tables in sources/; a failed build leaves dist/ as it was.
   --sources DIR      the tables (default sources/)
@@ -17,9 +17,11 @@ Builds dist/ from the CSV tables in sources/; a failed build leaves dist/ as it 
   --today DATE       the date verified_on may not pass (default: today in Johannesburg)
   --conflicts FILE   where to write the catalogue's conflicts report (default docs/data-conflicts.md when
                      building the project's own sources/, else none)
+  --verbose          every warning with its details (without it: one line per kind of warning with its
+                     count, and the details in ${WARNINGS_FILE})
   --help             this text`;
 
-function optionsOf(argv: string[]): Partial<BuildOptions> | "help" {
+function optionsOf(argv: string[]): (Partial<BuildOptions> & { verbose: boolean }) | "help" {
   const { values } = parseArgs({
     args: argv,
     options: {
@@ -29,11 +31,12 @@ function optionsOf(argv: string[]): Partial<BuildOptions> | "help" {
       "max-files": { type: "string" },
       today: { type: "string" },
       conflicts: { type: "string" },
+      verbose: { type: "boolean", default: false },
       help: { type: "boolean", default: false },
     },
   });
   if (values.help) return "help";
-  const overrides: Partial<BuildOptions> = {};
+  const overrides: Partial<BuildOptions> & { verbose: boolean } = { verbose: values.verbose };
   if (values.sources) overrides.sourcesDir = path.resolve(values.sources);
   if (values.imported) overrides.importedDir = path.resolve(values.imported);
   if (values.out) overrides.outDir = path.resolve(values.out);
@@ -52,13 +55,15 @@ function optionsOf(argv: string[]): Partial<BuildOptions> | "help" {
 }
 
 runCommand(USAGE, async (argv) => {
-  const overrides = optionsOf(argv);
-  if (overrides === "help") return console.log(USAGE);
+  const parsed = optionsOf(argv);
+  if (parsed === "help") return console.log(USAGE);
+  const { verbose, ...overrides } = parsed;
   const options = defaultBuildOptions(ROOT, overrides);
   console.log(
     `Building ${path.relative(ROOT, options.outDir) || options.outDir}/ from ${path.relative(ROOT, options.sourcesDir) || options.sourcesDir}/`,
   );
   const result = await runBuild({ ...options, log: (line) => console.log(`  ${line}`) });
-  console.log(formatSummary(result));
+  const warningsFile = verbose ? null : await writeWarningsFile(ROOT, result);
+  console.log(formatSummary(result, { verbose, ...(warningsFile ? { warningsFile } : {}) }));
   return result.ok ? 0 : 1;
 });

@@ -1,6 +1,7 @@
 // npm start: serve the API locally on workerd, as a client would see it.
 //   1. builds dist/ from sources/ if there is no build yet (or puts back one an interrupted build parked)
-//   2. creates the local development signing key on first run, and .dev.vars with its public key
+//   2. creates the local development signing key on first run, and .keys/worker.env with its public key
+//      (the Worker's local secrets; not .dev.vars, which `wrangler types` would fold into the committed types)
 //   3. runs `wrangler dev` on http://127.0.0.1:8787 (PORT overrides) as the "test" environment, telemetry off
 //   4. serves the embed example (examples/embed/) on http://127.0.0.1:8788 (EMBED_PORT overrides), a site of
 //      its own calling the API with a publishable token minted for it (a day's)
@@ -8,10 +9,11 @@ import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { defaultBuildOptions, formatSummary, runBuild } from "../build/index.ts";
+import { defaultBuildOptions, formatSummary, runBuild, writeWarningsFile } from "../build/index.ts";
 import { recoverInterruptedPublish } from "../build/publish.ts";
 import { ROOT } from "../lib/root.ts";
-import { ensureDevKeys } from "../support/signing-keys.ts";
+import { DEV_ENV_FILE, ensureDevKeys } from "../support/signing-keys.ts";
+import { wranglerDevArgs } from "../support/wrangler-dev.ts";
 import { signToken } from "../support/tokens.ts";
 import { WRANGLER_OFFLINE_ENV } from "../lib/wrangler-env.ts";
 import { EMBED_SCOPES, startEmbedExample } from "../support/embed-example.ts";
@@ -34,7 +36,8 @@ async function main(argv: string[]): Promise<number | undefined> {
   if (!existsSync(path.join(options.outDir, "manifest.json"))) {
     console.log("No build in dist/ yet: building from sources/ ...");
     const result = await runBuild({ ...options, log: (line) => console.log(`  ${line}`) });
-    console.log(formatSummary(result));
+    const warningsFile = await writeWarningsFile(ROOT, result);
+    console.log(formatSummary(result, warningsFile ? { warningsFile } : {}));
     if (!result.ok) return 1;
   }
   const key = await ensureDevKeys();
@@ -51,21 +54,11 @@ async function main(argv: string[]): Promise<number | undefined> {
   });
   console.log(`\nStarting the API on http://127.0.0.1:${port} (tokens: npm run token -- --scopes universities:read)`);
   console.log(`The embed example (examples/embed/, a partner's page calling the API with a publishable token): ${embed.origin}/\n`);
-  const wrangler = spawn(
-    process.execPath,
-    [
-      path.join(ROOT, "node_modules", "wrangler", "bin", "wrangler.js"),
-      "dev",
-      "--ip",
-      "127.0.0.1",
-      "--port",
-      port,
-      "--inspector-port",
-      "0",
-      "--show-interactive-dev-session=false",
-    ],
-    { cwd: ROOT, stdio: "inherit", env: { ...process.env, ...WRANGLER_OFFLINE_ENV } },
-  );
+  const wrangler = spawn(process.execPath, wranglerDevArgs({ port, envFile: DEV_ENV_FILE }), {
+    cwd: ROOT,
+    stdio: "inherit",
+    env: { ...process.env, ...WRANGLER_OFFLINE_ENV },
+  });
   const stop = () => wrangler.kill("SIGTERM");
   process.on("SIGINT", stop);
   process.on("SIGTERM", stop);

@@ -1,8 +1,11 @@
 // Signing keys for tokens. Tokens are EdDSA (Ed25519) JWTs; the Worker verifies them with the public keys
 // in TOKEN_JWKS. Locally, `npm start` creates a development key pair in .keys/ (git-ignored) and puts its
-// public half in .dev.vars, which `wrangler dev` reads. Production keys never touch the repository.
+// public half in .keys/worker.env, which it hands to `wrangler dev` (--env-file). Not .dev.vars: `wrangler
+// types` reads .dev.vars too, and would then type TOKEN_JWKS into worker-configuration.d.ts, so the committed
+// types would change (and `npm run lint` fail) after every first start. Production keys never touch the
+// repository.
 import { existsSync } from "node:fs";
-import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { exportJWK, generateKeyPair, type JWK } from "jose";
 import { ROOT } from "../lib/root.ts";
@@ -10,7 +13,11 @@ import { ROOT } from "../lib/root.ts";
 export type SigningKey = JWK & { kid: string; alg: "EdDSA"; d: string };
 
 const DEV_KEY_PATH = path.join(ROOT, ".keys", "dev-signing-key.json");
-const DEV_VARS_PATH = path.join(ROOT, ".dev.vars");
+/** The Worker's local secrets (TOKEN_JWKS), in .env form, for `wrangler dev --env-file`. */
+export const DEV_ENV_FILE = path.join(ROOT, ".keys", "worker.env");
+/** Where npm start wrote them before: removed when it is that file (its first line says so). */
+const OLD_DEV_VARS_PATH = path.join(ROOT, ".dev.vars");
+const WRITTEN_BY = "# Written by npm start from";
 
 export async function newSigningKey(kid: string): Promise<SigningKey> {
   const { privateKey } = await generateKeyPair("EdDSA", { crv: "Ed25519", extractable: true });
@@ -23,7 +30,7 @@ export function publicJwk(key: SigningKey): JWK {
   return publicPart;
 }
 
-/** Creates the local development key pair once, and (re)writes .dev.vars with its public key. */
+/** Creates the local development key pair once, and (re)writes .keys/worker.env with its public key. */
 export async function ensureDevKeys(): Promise<SigningKey> {
   let key: SigningKey;
   if (existsSync(DEV_KEY_PATH)) {
@@ -34,7 +41,14 @@ export async function ensureDevKeys(): Promise<SigningKey> {
     await writeFile(DEV_KEY_PATH, `${JSON.stringify(key, null, 2)}\n`, { mode: 0o600 });
     console.error(`Created a local development signing key in ${path.relative(ROOT, DEV_KEY_PATH)} (git-ignored).`);
   }
-  const jwks = JSON.stringify({ keys: [publicJwk(key)] });
-  await writeFile(DEV_VARS_PATH, `# Written by npm start from ${path.relative(ROOT, DEV_KEY_PATH)}; local development only.\nTOKEN_JWKS='${jwks}'\n`);
+  await writeDevEnvFile(key, DEV_ENV_FILE);
+  if (existsSync(OLD_DEV_VARS_PATH) && (await readFile(OLD_DEV_VARS_PATH, "utf8")).startsWith(WRITTEN_BY)) await rm(OLD_DEV_VARS_PATH);
   return key;
+}
+
+/** Writes the Worker's local secrets for `key` (TOKEN_JWKS with its public half) to `file`, for --env-file. */
+export async function writeDevEnvFile(key: SigningKey, file: string): Promise<void> {
+  const jwks = JSON.stringify({ keys: [publicJwk(key)] });
+  await mkdir(path.dirname(file), { recursive: true });
+  await writeFile(file, `${WRITTEN_BY} ${path.relative(ROOT, DEV_KEY_PATH)}; local development only.\nTOKEN_JWKS='${jwks}'\n`);
 }

@@ -3,7 +3,7 @@
 // so nothing is minted that the Worker would refuse.
 import { importJWK, SignJWT } from "jose";
 import { isScope } from "../domain/scopes.ts";
-import { tokenKindOf } from "../domain/tokens.ts";
+import { DEFAULT_MAX_LIFETIME_DAYS, lifetimeProblem, tokenKindOf } from "../domain/tokens.ts";
 import type { SigningKey } from "./signing-keys.ts";
 
 export type TokenRequest = {
@@ -32,16 +32,26 @@ function claimsOf(request: TokenRequest): Record<string, unknown> {
     : { scope, env: request.env, token_type: "pub", origins: request.origins };
 }
 
-/** Everything wrong with a request (unknown scopes, a publishable token's scopes or origins); [] when none. */
-export function tokenRequestProblems(request: TokenRequest): string[] {
+/**
+ * Everything wrong with a request (unknown scopes, a publishable token's scopes or origins, a lifetime longer
+ * than the deployment's TOKEN_MAX_LIFETIME_DAYS, `maxDays`); [] when none.
+ */
+export function tokenRequestProblems(request: TokenRequest, maxDays = DEFAULT_MAX_LIFETIME_DAYS): string[] {
   const unknown = request.scopes.filter((s) => !isScope(s));
   const problems = unknown.length > 0 ? [`unknown scope(s) ${unknown.join(", ")}`] : [];
+  const lifetime = lifetimeProblem(request.expiresInSeconds, maxDays);
+  if (lifetime) problems.push(lifetime);
   const kind = tokenKindOf(claimsOf(request));
   return "problems" in kind ? [...problems, ...kind.problems] : problems;
 }
 
-export async function signToken(request: TokenRequest, key: SigningKey, now = Math.floor(Date.now() / 1000)): Promise<string> {
-  const problems = tokenRequestProblems(request);
+export async function signToken(
+  request: TokenRequest,
+  key: SigningKey,
+  now = Math.floor(Date.now() / 1000),
+  maxDays = DEFAULT_MAX_LIFETIME_DAYS,
+): Promise<string> {
+  const problems = tokenRequestProblems(request, maxDays);
   if (problems.length > 0) throw new Error(`refusing to mint this token: ${problems.join("; ")}`);
   const privateKey = await importJWK(key, "EdDSA");
   return new SignJWT(claimsOf(request))

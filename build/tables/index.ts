@@ -209,7 +209,8 @@ export function sourceTables(today: string) {
     row: z
       .object({
         suburb: cell.text(),
-        area: cell.text(),
+        // Empty where SAPO gives no area (its placeholder "-" becomes null in the importer).
+        area: cell.optionalText(),
         street_code: cell.optionalDigits(4),
         box_code: cell.optionalDigits(4),
         province_id: cell.optionalSlug(),

@@ -43,6 +43,10 @@ describe.skipIf(!chromiumPath)("/docs in headless Chromium", () => {
     expect(shown.sort()).toEqual([...summaries].sort());
     for (const summary of summaries) await expect(page.getByText(summary, { exact: true }).first().isVisible(), summary).resolves.toBe(true);
     await expect(page.getByRole("heading", { name: "Getting a token" }).isVisible()).resolves.toBe(true);
+    // The examples name the origin the page was served from (docs.js), not the production one or a fixed port.
+    const intro = await visibleText(page.locator(".information-container").first());
+    expect(intro).toContain(`${server.base}/v1/data/provinces`);
+    expect(intro).not.toContain("https://api.sa-edu-data.co.za");
     // Swagger UI shows what it cannot read in the document in boxes of this class.
     expect(await page.locator(".errors-wrapper").allInnerTexts()).toEqual([]);
     await page.screenshot({ path: path.join(SCREENSHOTS, "docs.png"), fullPage: true });

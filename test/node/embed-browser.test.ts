@@ -1,6 +1,6 @@
 // The embed example (examples/embed/) in a real browser, as a partner's visitor sees it: the local API server
 // runs (with CORS_ORIGINS *, as in production), the example is served on an origin of its own with a
-// publishable token minted for that origin (scripts/embed-example.ts, what `npm start` runs), and headless
+// publishable token minted for that origin (support/embed-example.ts, what `npm start` runs), and headless
 // Chromium opens it, types into the school picker, filters by province, picks a school, enters Learner A's
 // marks and asks where they qualify. What the page shows must agree with the API's own answers to the same
 // questions; no console error, no failed request, no request beyond the page's origin and the API, and every

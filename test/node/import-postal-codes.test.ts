@@ -5,6 +5,7 @@ import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "csv-parse/sync";
 import {
+  areaOf,
   findPostalColumns,
   importPostalCodeFiles,
   importPostalCodeTables,
@@ -90,6 +91,27 @@ describe("importing the fixture list (`;` CSV in the republished layout)", () =>
     expect(report.dropped).toEqual({ "no valid street or box code": 1, "no area": 1, "no suburb": 1 });
   });
 
+  it("gives a null area where the list writes a placeholder (`-`) instead of one, and keeps the row", () => {
+    const table = readCsv(
+      "dashes.csv",
+      "Suburb,Area,Box Code,Street Code\nFRASERBURG,-,6960,6960\nGEDLEZA, -- ,3941,\nFIXTURE-TON,FIXTURE-BAY,7441,\n",
+    );
+    expect(importPostalCodeTables([table]).rows).toEqual([
+      { suburb: "FIXTURE-TON", area: "FIXTURE-BAY", street_code: null, box_code: "7441", province_id: "western-cape" },
+      { suburb: "FRASERBURG", area: null, street_code: "6960", box_code: "6960", province_id: "western-cape" },
+      { suburb: "GEDLEZA", area: null, street_code: null, box_code: "3941", province_id: "kwazulu-natal" },
+    ]);
+    expect(["-", "--", "A-B", "-X", ""].map(areaOf)).toEqual([null, null, "A-B", "-X", ""]);
+  });
+
+  it("leaves no placeholder area in the committed table (sources/postal-codes.csv)", async () => {
+    const records = parse(await readFile(path.join(ROOT, "sources", "postal-codes.csv"), "utf8"), { columns: true }) as Record<string, string>[];
+    expect(records.length).toBeGreaterThan(20_000);
+    expect(records.filter((r) => /^[-\s]*-[-\s]*$/.test(r.area ?? ""))).toEqual([]);
+    // SAPO's 213 placeholder rows, kept with an empty area (null in the API).
+    expect(records.filter((r) => r.area === "").length).toBe(213);
+  });
+
   it("reads `,` CSV files with other header names the same way", () => {
     const table = readCsv("other.csv", "Suburb,Town,Box Code,Street Code\nFIXTURE CENTRAL,FIXTUREPOLIS,1,2\n");
     expect(importPostalCodeTables([table]).rows).toEqual([
@@ -169,6 +191,7 @@ describe.skipIf(!UPSTREAM)("the real SAPO list (EDU_UPSTREAM_DIR)", () => {
     for (const row of rows) {
       expect(row.suburb).not.toBe("");
       expect(row.area).not.toBe("");
+      expect(row.area).not.toBe("-");
       expect(row.street_code ?? row.box_code).toMatch(/^\d{4}$/);
       if (row.street_code !== null) expect(row.street_code).toMatch(/^\d{4}$/);
       if (row.box_code !== null) expect(row.box_code).toMatch(/^\d{4}$/);

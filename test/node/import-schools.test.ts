@@ -17,7 +17,7 @@ import {
   type HighSchoolRow,
   type SchoolsReport,
 } from "../../importers/schools.ts";
-import { findColumn, readCsv } from "../../importers/read-table.ts";
+import { cellAt, findColumn, readCsv, readTables } from "../../importers/read-table.ts";
 import { insideBox, PROVINCE_BOXES, PROVINCE_MARGIN_DEGREES } from "../../importers/coordinates.ts";
 import { parseArguments, UsageError } from "../../importers/command.ts";
 import { runImport } from "../../importers/run.ts";
@@ -344,11 +344,39 @@ describe.skipIf(!UPSTREAM)("the real DBE 2024 workbooks (EDU_UPSTREAM_DIR)", () 
     expect(withCoordinates).toBeLessThanOrEqual(8_790);
   });
 
-  it("repairs the 183 names whose Ë and Ê the Western Cape workbook stores as halfwidth katakana", () => {
-    expect(report.textRepairs).toEqual({ names: 183, districts: 0, byKind: { "ﾊ -> Ê": 98, "ﾋ -> Ë": 86 }, unrepaired: {} });
+  it("repairs the 183 names whose Ë and Ê the Western Cape workbook stores as halfwidth katakana, and 18 written HOëRSKOOL", () => {
+    expect(report.textRepairs).toEqual({
+      names: 183 + 18,
+      districts: 0,
+      byKind: { "ﾊ -> Ê": 98, "ﾋ -> Ë": 86, "ë -> Ë": 17, "é -> É": 2 },
+      unrepaired: {},
+    });
+    // No word in capitals keeps a small accented letter (the 5 names written in small letters, "Hoër Tegniese Skool", keep theirs).
+    expect(rows.filter((row) => /(?=\p{L}*[A-Z])(?!\p{L}*[a-z])\p{L}*\p{Ll}/u.test(row.name)).map((row) => row.name)).toEqual([]);
+    expect(rows.filter((row) => /ë|é/.test(row.name)).map((row) => row.name)).toHaveLength(5);
+    expect(rows.find((row) => row.emis_number === "200100313")?.name).toBe("HOËRSKOOL CILLIÉ");
     expect(rows.filter((row) => /[\uff61-\uff9f]/u.test(row.name))).toEqual([]);
     expect(rows.find((row) => row.emis_number === "100000124")?.name).toBe("LOUWVILLE HOËRSKOOL");
   });
+
+  it("keeps the schools named PRIMARY because the masterlist's phase (Phase_PED) says combined or secondary", async () => {
+    // The name is the official one: a school that grew beyond the primary grades keeps it. What makes a school
+    // a high school here is its phase in the masterlist, read as written (no other column is consulted).
+    const named = rows.filter((row) => /PRIMARY/i.test(row.name));
+    expect(named.length).toBe(260);
+    const raw = new Map<string, string>();
+    const folder = path.join(UPSTREAM ?? "", "schools");
+    for (const name of (await readdir(folder)).filter((n) => n.endsWith(".xlsx"))) {
+      for (const table of await readTables(path.join(folder, name))) {
+        const emis = findColumn(table.headers, ["natemis"]);
+        const phase = findColumn(table.headers, ["phaseped", "phase"]);
+        for (const row of table.rows) raw.set(cellAt(row, emis).padStart(9, "0"), cellAt(row, phase).trim());
+      }
+    }
+    const phases: Record<string, number> = {};
+    for (const row of named) phases[raw.get(row.emis_number) ?? "(not found)"] = (phases[raw.get(row.emis_number) ?? "(not found)"] ?? 0) + 1;
+    expect(phases).toEqual({ "COMBINED SCHOOL": 254, "SECONDARY SCHOOL": 6 });
+  }, 120_000);
 
   it("gives exactly the committed sources/high-schools.csv", async () => {
     const committed = await readFile(path.join(ROOT, "sources", "high-schools.csv"), "utf8");

@@ -3,14 +3,16 @@
 // build in .test-dist/) match its own schemas.
 import { readFile } from "node:fs/promises";
 import path from "node:path";
+import { runInNewContext } from "node:vm";
 import { describe, expect, expectTypeOf, it } from "vitest";
 import { unstable_readConfig } from "wrangler";
 import { z } from "zod";
+import { DOCS_SCRIPT } from "../../build/public-documents.ts";
 import { ApsRequestSchema } from "../../domain/aps/request.ts";
 import { IdParseRequestSchema, type ParsedIdSchema, type ParsedId } from "../../domain/id-number.ts";
 import { ENDPOINT_SCOPES } from "../../domain/scopes.ts";
 import { matchRoute, ROUTES } from "../../functions/route.ts";
-import { OPENAPI_PATH } from "../../lib/public-documents.ts";
+import { EXAMPLE_ORIGIN, OPENAPI_PATH } from "../../lib/public-documents.ts";
 import { recordOf, Province } from "../../schema/api.ts";
 import { ERROR_STATUS } from "../../schema/errors.ts";
 import { openApiDocument } from "../../schema/openapi.ts";
@@ -191,4 +193,30 @@ describe("the schemas the document shows for the computations", () => {
 it("shows prospectus URLs on the production asset base (wrangler.jsonc env.live ASSET_URL)", () => {
   const config = unstable_readConfig({ config: path.join(ROOT, "wrangler.jsonc"), env: "live" }, { hideWarnings: true });
   expect(EXAMPLE_ASSET_URL).toBe(config.vars.ASSET_URL);
+  expect(config.routes?.map((r: string | { pattern: string }) => (typeof r === "string" ? r : `https://${r.pattern}`))).toEqual([EXAMPLE_ORIGIN]);
+});
+
+describe("the reference page's script", () => {
+  /** Runs docs.js as a page on `origin` would, with a stand-in Swagger UI that keeps its options. */
+  function runDocsScript(origin: string): { url: string; responseInterceptor: (r: Record<string, unknown>) => Record<string, unknown> } {
+    const captured: { options?: unknown } = {};
+    const page = { location: new URL(`${origin}/docs`), SwaggerUIBundle: (options: unknown) => (captured.options = options), window: {} };
+    runInNewContext(DOCS_SCRIPT, { ...page, URL, JSON });
+    return captured.options as ReturnType<typeof runDocsScript>;
+  }
+
+  it("shows the origin it was served from in the document's examples, not the production one or a fixed port", async () => {
+    const text = JSON.stringify(await openApiDocument());
+    expect(text).toContain(`${EXAMPLE_ORIGIN}/v1/data/provinces`);
+    expect(text).not.toContain("127.0.0.1:8787");
+    const options = runDocsScript("http://127.0.0.1:9123");
+    expect(options.url).toBe(`http://127.0.0.1:9123${OPENAPI_PATH}`);
+    const shown = options.responseInterceptor({ url: options.url, text, body: JSON.parse(text) });
+    expect(shown.text).toContain("http://127.0.0.1:9123/v1/data/provinces");
+    expect(shown.text).not.toContain(EXAMPLE_ORIGIN);
+    expect((shown.body as { info: { description: string } }).info.description).toContain("curl -H");
+    // Answers to Try it out pass unchanged.
+    const answer = { url: "http://127.0.0.1:9123/v1/data/provinces", text: `"${EXAMPLE_ORIGIN}"` };
+    expect(options.responseInterceptor({ ...answer })).toEqual(answer);
+  });
 });

@@ -1,6 +1,6 @@
 // The repair of characters a legacy code page mis-decoded upstream (importers/text-repair.ts).
 import { describe, expect, it } from "vitest";
-import { hasMisdecodedCharacter, RepairCounter, repairMisdecoded, shiftJisByte } from "../../importers/text-repair.ts";
+import { hasMisdecodedCharacter, RepairCounter, repairAccentCase, repairMisdecoded, shiftJisByte } from "../../importers/text-repair.ts";
 
 describe("halfwidth katakana from a Windows-1252 name read as Shift-JIS", () => {
   it("maps each halfwidth katakana character back to the byte it was decoded from", () => {
@@ -48,5 +48,28 @@ describe("halfwidth katakana from a Windows-1252 name read as Shift-JIS", () => 
     expect(counter.texts).toBe(2);
     expect(counter.repaired).toEqual({ "ﾋ -> Ë": 2, "ﾊ -> Ê": 1 });
     expect(counter.unrepaired).toEqual({});
+  });
+});
+
+describe("accented letters left small in words written in capitals (the DBE's HOëRSKOOL)", () => {
+  it("puts them in capitals where the word's other letters are capitals", () => {
+    expect(repairAccentCase("HOëRSKOOL BRANDWAG")).toEqual({ text: "HOËRSKOOL BRANDWAG", repairs: [{ from: "ë", to: "Ë" }], unrepaired: [] });
+    expect(repairAccentCase("HOëRSKOOL CILLIé").text).toBe("HOËRSKOOL CILLIÉ");
+    expect(repairAccentCase("JIM FOUCHé S/S").text).toBe("JIM FOUCHÉ S/S");
+    expect(repairAccentCase("HOëRSKOOL McLACHLAN").text).toBe("HOËRSKOOL McLACHLAN");
+  });
+
+  it("leaves words written in small or mixed letters as they are, and letters with no single capital", () => {
+    for (const text of ["Hoërskool Rustenburg", "kwaZAKHELE HIGH SCHOOL", "McCARTHY", "Die Hoërskool Magpos", "straße", "STRAßE", "é", "ÉCOLE"]) {
+      expect(repairAccentCase(text), text).toEqual({ text, repairs: [], unrepaired: [] });
+    }
+  });
+
+  it("is counted with the other repairs", () => {
+    const counter = new RepairCounter();
+    expect(counter.repair("VAALRIVIER HOëRSKOOL")).toBe("VAALRIVIER HOËRSKOOL");
+    expect(counter.repair("LOUWVILLE HOﾋRSKOOL")).toBe("LOUWVILLE HOËRSKOOL");
+    expect(counter.repaired).toEqual({ "ë -> Ë": 1, "ﾋ -> Ë": 1 });
+    expect(counter.texts).toBe(2);
   });
 });

@@ -1,4 +1,4 @@
-// Minting tokens (lib/tokens.ts, scripts/token.ts): secret and publishable tokens, and what is refused at
+// Minting tokens (support/tokens.ts, scripts/token.ts): secret and publishable tokens, and what is refused at
 // minting: a publishable token with a scope that is not publishable (a write-like or unknown one, or
 // qualifications:requirements), without origins, or with origins not written as a browser sends them.
 import { execFile } from "node:child_process";
@@ -7,7 +7,7 @@ import { promisify } from "node:util";
 import { decodeJwt } from "jose";
 import { beforeAll, describe, expect, it } from "vitest";
 import { PUBLISHABLE_SCOPES, SCOPES } from "../../domain/scopes.ts";
-import { claimShapeProblems, originProblem, tokenKindOf } from "../../domain/tokens.ts";
+import { claimShapeProblems, maxLifetimeDays, originProblem, tokenKindOf } from "../../domain/tokens.ts";
 import { newSigningKey, type SigningKey } from "../../support/signing-keys.ts";
 import { signToken, tokenRequestProblems, type TokenRequest } from "../../support/tokens.ts";
 import { ROOT } from "../../support/test-dataset.ts";
@@ -137,6 +137,17 @@ describe("minting", () => {
     }
   });
 
+  it("refuses a lifetime longer than the deployment accepts, and one of no time at all", () => {
+    const secret = (expiresInSeconds: number): TokenRequest => ({ scopes: ["universities:read"], env: "test", expiresInSeconds, sub: "s" });
+    expect(tokenRequestProblems(secret(400 * 86_400))).toEqual([]);
+    expect(tokenRequestProblems(secret(400 * 86_400 + 1)).join(" ")).toMatch(/at most 400 days/);
+    expect(tokenRequestProblems(secret(30 * 86_400), 7).join(" ")).toMatch(/at most 7 days/);
+    expect(tokenRequestProblems(secret(0)).join(" ")).toMatch(/more than 0/);
+    expect(maxLifetimeDays(undefined)).toBe(400);
+    expect(maxLifetimeDays("30")).toBe(30);
+    expect(maxLifetimeDays("nonsense")).toBe(400);
+  });
+
   it("on the command line: prints a publishable token, and refuses what it must with exit code 2", async () => {
     const ok = await cli("--publishable", "--origins", "https://a.example,https://b.example", "--scopes", "high_schools:read,provinces:read");
     expect(ok.code).toBe(0);
@@ -145,6 +156,11 @@ describe("minting", () => {
       origins: ["https://a.example", "https://b.example"],
       scope: "high_schools:read provinces:read",
     });
+
+    const longest = await cli("--scopes", "universities:read", "--expires-in", "400d");
+    expect(longest.code).toBe(0);
+    const claims = decodeJwt(longest.stdout.trim());
+    expect((claims.exp ?? 0) - (claims.iat ?? 0)).toBe(400 * 86_400);
 
     const refusals: [string[], RegExp][] = [
       [
@@ -158,9 +174,15 @@ describe("minting", () => {
       [["--publishable", "--scopes", "universities:read"], /needs --origins/],
       [["--origins", "https://a.example", "--scopes", "universities:read"], /add --publishable/],
       [["--publishable", "--origins", "https://a.example/widget", "--scopes", "universities:read"], /use 'https:\/\/a.example'/],
+      // What the Worker answers 401 to (TOKEN_MAX_LIFETIME_DAYS is 400 in wrangler.jsonc, both environments).
+      [["--scopes", "universities:read", "--expires-in", "500d"], /at most 400 days.*not 500 days/],
+      [["--scopes", "universities:read", "--expires-in", "0s"], /more than 0/],
+      [["--scopes", "universities:read,universities:write"], /unknown scope\(s\) universities:write/],
+      [["--scopes", "admin"], /unknown scope\(s\) admin/],
     ];
-    for (const [args, message] of refusals) {
-      const refused = await cli(...args);
+    const answers = await Promise.all(refusals.map(([args]) => cli(...args)));
+    for (const [i, [args, message]] of refusals.entries()) {
+      const refused = answers[i] ?? { code: 0, stdout: "", stderr: "" };
       expect(refused.code, args.join(" ")).toBe(2);
       expect(refused.stdout).toBe("");
       expect(refused.stderr).toMatch(message);

@@ -1,10 +1,15 @@
 // The public documents: /v1/openapi.json and the reference page /docs with its assets, answered without a
-// token, readable from any origin, with ETag / 304 and a public Cache-Control; `/` leads to /docs.
+// token, readable from any origin, with ETag / 304 and a public Cache-Control; `/` leads to /docs, and so
+// does `/docs/`. One load of the page is one request against the anonymous rate limit, not one per file.
+import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import type { Env } from "../../functions/env.ts";
 import { ErrorBody } from "../../schema/api.ts";
 import { OPERATIONS } from "../../schema/operations.ts";
-import { DOCS_CONTENT_SECURITY_POLICY, PUBLIC_DOCUMENTS } from "../../lib/public-documents.ts";
-import { call, json } from "./support.ts";
+import { DOCS_CONTENT_SECURITY_POLICY, OPENAPI_PATH, PUBLIC_DOCUMENTS } from "../../lib/public-documents.ts";
+import { BASE, call, callHandler, clientAddress, json } from "./support.ts";
+
+const realEnv = env as unknown as Env & { RATE_LIMIT_MINUTE: RateLimit };
 
 describe("GET /v1/openapi.json", () => {
   it("answers without a token, from any origin, with the OpenAPI 3.1 document of every operation", async () => {
@@ -68,9 +73,45 @@ describe("the reference page", () => {
     }
   });
 
+  it("moves /docs/ (a trailing slash) to /docs for good", async () => {
+    for (const token of [null, undefined]) {
+      const response = await call("/docs/", { token });
+      expect(response.status).toBe(301);
+      expect(response.headers.get("location")).toBe("/docs");
+    }
+  });
+
+  it("counts one load of the page once: thirty loads in a minute from one address, under production's 60 a minute, are never refused", async () => {
+    const production = {
+      ...realEnv,
+      RATE_LIMIT_ANONYMOUS: realEnv.RATE_LIMIT_MINUTE,
+      RATE_LIMITS: { ...realEnv.RATE_LIMITS, anonymous: { limit: 60, period: 60 } },
+    };
+    const address = clientAddress();
+    const get = (path: string) => callHandler(new Request(`${BASE}${path}`, { headers: { "cf-connecting-ip": address } }), production);
+    const left: number[] = [];
+    for (let load = 1; load <= 30; load++) {
+      const page = await get("/docs");
+      expect(page.status, `load ${load}`).toBe(200);
+      expect(page.headers.get("ratelimit-policy")).toBe('"anonymous";q=60;w=60');
+      left.push(Number(/;r=(\d+)/.exec(page.headers.get("ratelimit") ?? "")?.[1]));
+      // What a browser then fetches: the files the page names and the document its script loads.
+      const files = [...(await page.text()).matchAll(/(?:src|href)="(\/[^"]+)"/g)].map((m) => m[1] ?? "");
+      expect(files.length).toBeGreaterThanOrEqual(3);
+      for (const file of [...files, OPENAPI_PATH]) {
+        const response = await get(file);
+        expect(response.status, file).toBe(200);
+        expect(response.headers.get("ratelimit"), `${file} is not counted`).toBeNull();
+        await response.body?.cancel();
+      }
+    }
+    // One count per load: the requests left fall by one from load to load (or start again at a new minute).
+    for (let n = 1; n < left.length; n++) expect([(left[n - 1] ?? 0) - 1, 59], `load ${n + 1}`).toContain(left[n]);
+  });
+
   it("serves nothing else without a token: other files, other methods", async () => {
     for (const path of [
-      "/docs/",
+      "/docs//",
       "/docs/index.html",
       "/docs/swagger-ui-bundle.js.map",
       "/docs/../manifest.json",

@@ -94,7 +94,7 @@ describe("publishable tokens", () => {
     expect(response.headers.get("access-control-allow-origin")).toBe(PORTAL);
   });
 
-  it("minted as `npm run token -- --publishable` mints them (lib/tokens.ts), work from their origin; a write-like or unknown scope is refused at minting", async () => {
+  it("minted as `npm run token -- --publishable` mints them (support/tokens.ts), work from their origin; a write-like or unknown scope is refused at minting", async () => {
     const request = (scopes: string[]): TokenRequest => ({ scopes, env: "test", expiresInSeconds: 600, sub: "partner", origins: [PORTAL] });
     const minted = await signToken(request(["provinces:read"]), CURRENT_SIGNING_KEY);
     expect((await call(PATH, { token: minted, headers: { origin: PORTAL } })).status).toBe(200);
@@ -210,11 +210,11 @@ describe("rate limits", () => {
     expect(post.status).toBe(200);
   });
 
-  it("count requests without a valid token by client address (CF-Connecting-IP), the public documents too", async () => {
+  it("count requests without a valid token by client address (CF-Connecting-IP), the reference page too", async () => {
     const address = clientAddress();
     const from = (headers: Record<string, string> = {}) => ({ headers: { "cf-connecting-ip": address, ...headers } });
     await withinOnePeriod(5);
-    const document = await call("/v1/openapi.json", { token: null, ...from() });
+    const document = await call("/docs", { token: null, ...from() });
     expect(document.status).toBe(200);
     expect(fieldOf(document.headers.get("ratelimit-policy"))).toEqual({ name: "anonymous", q: 20, w: 10 });
     expect(fieldOf(document.headers.get("ratelimit"))).toMatchObject({ r: 19 });

@@ -12,7 +12,7 @@ import { SCOPES } from "../../domain/scopes.ts";
 type TestEnv = { TEST_SIGNING_KEYS: string };
 const keys = JSON.parse((env as unknown as TestEnv).TEST_SIGNING_KEYS) as Record<"current" | "next" | "stranger", JWK & { kid: string }>;
 
-/** The private key the deployment trusts, for minting with lib/tokens.ts as `npm run token` does. */
+/** The private key the deployment trusts, for minting with support/tokens.ts as `npm run token` does. */
 export const CURRENT_SIGNING_KEY = keys.current as SigningKey;
 
 export const BASE = "https://api.test";

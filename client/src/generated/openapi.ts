@@ -1163,7 +1163,8 @@ export interface components {
         PostalCode: {
             id: string;
             suburb: string;
-            area: string;
+            /** @description The town or city the suburb belongs to; null where the postal code list names none. */
+            area: string | null;
             street_code: string | null;
             box_code: string | null;
             province: string | null;
@@ -1171,7 +1172,8 @@ export interface components {
         PostalCodeListItem: {
             id: string;
             suburb: string;
-            area: string;
+            /** @description The town or city the suburb belongs to; null where the postal code list names none. */
+            area: string | null;
             street_code: string | null;
             box_code: string | null;
         };

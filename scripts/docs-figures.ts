@@ -1,0 +1,39 @@
+// npm run docs:figures [-- --check]: builds the committed sources into a temporary folder and writes the
+// figures it gives (records, files, bytes, coverage) into README.md between its <!--fig:NAME--> markers
+// (build/figures.ts). --check changes nothing and exits 1 when a figure is stale.
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { applyFigures, buildFigures } from "../build/figures.ts";
+import { defaultBuildOptions, formatSummary, runBuild } from "../build/index.ts";
+import { runCommand } from "../lib/cli.ts";
+import { ROOT } from "../lib/root.ts";
+
+const USAGE = `usage: npm run docs:figures [-- --check]
+
+Builds sources/ into a temporary folder and writes the figures of that build into README.md, between its
+<!--fig:NAME--> markers. --check writes nothing and exits 1 when README.md's figures are stale.`;
+
+runCommand(USAGE, async (argv) => {
+  const { values } = parseArgs({ args: argv, options: { check: { type: "boolean", default: false }, help: { type: "boolean", default: false } } });
+  if (values.help) return console.log(USAGE);
+  const outDir = await mkdtemp(path.join(os.tmpdir(), "docs-figures-"));
+  try {
+    const result = await runBuild(defaultBuildOptions(ROOT, { outDir: path.join(outDir, "dist") }));
+    if (!result.ok) throw new Error(`the build failed, so there are no figures:${formatSummary(result)}`);
+    const figures = await buildFigures(result.model, result.conflicts, result.today, path.join(outDir, "dist"));
+    const file = path.join(ROOT, "README.md");
+    const readme = await readFile(file, "utf8");
+    const updated = applyFigures(readme, figures);
+    if (updated === readme) return console.log("README.md's figures are current.");
+    if (values.check) {
+      console.error("README.md's figures are stale: run npm run docs:figures");
+      return 1;
+    }
+    await writeFile(file, updated);
+    console.log("README.md's figures updated.");
+  } finally {
+    await rm(outDir, { recursive: true, force: true });
+  }
+});
