@@ -145,6 +145,8 @@ describe("the operation table", () => {
       body: { name: "CompareThingsRequest", schema: z.object({ things: z.array(z.string()).min(2) }) },
       response: { name: "CompareThingsResponse", schema: recordOf(z.array(Province)), description: "Compared." },
       errors: ["malformed_json", "invalid_aps_request"],
+      target: () => ({ kind: "aps-compare" }),
+      pathPatterns: { slug: "[a-z]+" },
       examples: () => [{ summary: "Two things", path: { slug: "a" }, body: { things: ["a", "b"] }, response: { data: [] } }],
     };
     // Its examples need nothing from the build, so an empty example source will do.
