@@ -6,6 +6,7 @@ import { manifestOf } from "./assets.ts";
 import { answerIdParse, readJsonBody } from "./compute.ts";
 import { servePublicDocument } from "./documents.ts";
 import type { Env } from "./env.ts";
+import { settingsOf } from "./settings.ts";
 import { ApiError } from "./errors.ts";
 import { JSON_CONTENT_TYPE } from "./respond.ts";
 import type { Target } from "./route.ts";
@@ -59,7 +60,7 @@ async function respondWithDocument(request: Request, body: string, manifest: Man
   const headers = {
     "content-type": JSON_CONTENT_TYPE,
     etag,
-    "cache-control": `private, max-age=${Number(env.CACHE_MAX_AGE ?? 300)}`,
+    "cache-control": `private, max-age=${settingsOf(env).cacheMaxAge}`,
     "x-data-version": manifest.data_version,
     vary: "Authorization",
   };

@@ -17,6 +17,7 @@ import { dispatch } from "./dispatch.ts";
 import type { Env } from "./env.ts";
 import { ApiError } from "./errors.ts";
 import { responseForThrown } from "./respond.ts";
+import { settingsOf } from "./settings.ts";
 import { clientAddress, countRequest, rateLimited, rateLimitHeaders, type RateLimitClass, type RateLimitOutcome } from "./rate-limit.ts";
 import { matchRoute, type Route, type RouteMatch } from "./route.ts";
 
@@ -33,6 +34,7 @@ export default {
 
 async function handle(request: Request, env: Env, gate: Gate): Promise<Response> {
   if (isPreflight(request)) return preflightResponse(request, env);
+  settingsOf(env); // a setting that does not parse answers every request 500 misconfigured
   const url = new URL(request.url);
   const match = matchRoute(request.method, url.pathname);
   if (match.kind === "route" && match.route.access === "public") {

@@ -32,6 +32,9 @@ export { EXAMPLE_ASSET_URL } from "./resource-operations.ts";
 /** Statuses every operation that needs a token can answer; each with all of its codes in schema/errors.ts. */
 export const AUTH_ERROR_STATUSES = [401, 403, 429, 500] as const;
 
+/** Codes of other statuses every operation that needs a token can answer: a malformed Authorization header. */
+export const AUTH_ERROR_CODES: ErrorCode[] = ["invalid_request"];
+
 /** Records shown under their own name in components/schemas (anything not named here is written inline). */
 export const NAMED_SCHEMAS: Record<string, z.ZodType> = {
   UniversityListItem: api.UniversityListItem,

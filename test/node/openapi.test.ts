@@ -163,7 +163,7 @@ describe("the operation table", () => {
     expect(operation.requestBody.content["application/json"].schema).toEqual({ $ref: "#/components/schemas/CompareThingsRequest" });
     expect(document.components.schemas.CompareThingsRequest.properties.things.minItems).toBe(2);
     expect(document.components.schemas.Error422InvalidApsRequest).toBeDefined();
-    expect(operation.responses["400"].content["application/json"].schema.$ref).toBe("#/components/schemas/Error400MalformedJson");
+    expect(operation.responses["400"].content["application/json"].schema.$ref).toBe("#/components/schemas/Error400InvalidRequestMalformedJson");
     expect(document.tags.map((t: { name: string }) => t.name)).toContain("Things");
   });
 });

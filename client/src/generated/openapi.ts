@@ -818,7 +818,7 @@ export interface components {
         BursaryResponse: {
             data: components["schemas"]["Bursary"];
         };
-        Error400InvalidPaginationInvalidParameterUnknownParameter: {
+        Error400InvalidPaginationInvalidParameterInvalidRequestUnknownParameter: {
             error: {
                 /** @constant */
                 status: 400;
@@ -826,7 +826,7 @@ export interface components {
                  * @description Stable, machine-readable: branch on this, not on `message`.
                  * @enum {string}
                  */
-                code: "invalid_pagination" | "invalid_parameter" | "unknown_parameter";
+                code: "invalid_pagination" | "invalid_parameter" | "invalid_request" | "unknown_parameter";
                 /** @description For people; the wording may change. */
                 message: string;
                 /** @description Field problems, one per parameter or body field. */
@@ -837,7 +837,7 @@ export interface components {
                 }[];
             };
         };
-        Error400MalformedJson: {
+        Error400InvalidRequest: {
             error: {
                 /** @constant */
                 status: 400;
@@ -845,7 +845,7 @@ export interface components {
                  * @description Stable, machine-readable: branch on this, not on `message`.
                  * @enum {string}
                  */
-                code: "malformed_json";
+                code: "invalid_request";
                 /** @description For people; the wording may change. */
                 message: string;
                 /** @description Field problems, one per parameter or body field. */
@@ -856,7 +856,7 @@ export interface components {
                 }[];
             };
         };
-        Error400UnknownParameter: {
+        Error400InvalidRequestMalformedJson: {
             error: {
                 /** @constant */
                 status: 400;
@@ -864,7 +864,26 @@ export interface components {
                  * @description Stable, machine-readable: branch on this, not on `message`.
                  * @enum {string}
                  */
-                code: "unknown_parameter";
+                code: "invalid_request" | "malformed_json";
+                /** @description For people; the wording may change. */
+                message: string;
+                /** @description Field problems, one per parameter or body field. */
+                details?: {
+                    /** @description Where the problem is: a query parameter, or a path into the request body such as `marks[2].percentage`. */
+                    path: string;
+                    message: string;
+                }[];
+            };
+        };
+        Error400InvalidRequestUnknownParameter: {
+            error: {
+                /** @constant */
+                status: 400;
+                /**
+                 * @description Stable, machine-readable: branch on this, not on `message`.
+                 * @enum {string}
+                 */
+                code: "invalid_request" | "unknown_parameter";
                 /** @description For people; the wording may change. */
                 message: string;
                 /** @description Field problems, one per parameter or body field. */
@@ -1368,7 +1387,7 @@ export interface components {
         CacheControl: string;
         /** @description The data build that served the answer (changes when any published data changes). */
         XDataVersion: string;
-        /** @description RFC 6750: `Bearer realm="sa-edu-data-api", error="invalid_token", error_description="…"`; on 403 `error="insufficient_scope", scope="<needed>"`. */
+        /** @description RFC 6750: `Bearer realm="sa-edu-data-api", error="invalid_token", error_description="…"`; without an Authorization header only `Bearer realm="sa-edu-data-api"`; on 403 `error="insufficient_scope", scope="<needed>"`. */
         WWWAuthenticate: string;
         /** @description The rate limit this request was counted in (IETF draft-ietf-httpapi-ratelimit-headers-10): `"<policy>";r=<requests left in this period>;t=<seconds until the period ends>`, e.g. `"publishable";r=117;t=42`. `r` is counted by the server instance that answered: a guide, not a promise. */
         RateLimit: string;
@@ -1416,7 +1435,7 @@ export interface operations {
                 };
             };
             304: components["responses"]["NotModified"];
-            /** @description Bad request: `invalid_pagination`, `invalid_parameter`, `unknown_parameter`. */
+            /** @description Bad request: `invalid_pagination`, `invalid_parameter`, `invalid_request`, `unknown_parameter`. */
             400: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
@@ -1424,7 +1443,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error400InvalidPaginationInvalidParameterUnknownParameter"];
+                    "application/json": components["schemas"]["Error400InvalidPaginationInvalidParameterInvalidRequestUnknownParameter"];
                 };
             };
             /** @description No valid token: `invalid_token`, `missing_token`, `token_expired`, `token_revoked`, `wrong_environment`. */
@@ -1501,6 +1520,17 @@ export interface operations {
                 };
             };
             304: components["responses"]["NotModified"];
+            /** @description Bad request: `invalid_request`. */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error400InvalidRequest"];
+                };
+            };
             /** @description No valid token: `invalid_token`, `missing_token`, `token_expired`, `token_revoked`, `wrong_environment`. */
             401: {
                 headers: {
@@ -1602,7 +1632,7 @@ export interface operations {
                 };
             };
             304: components["responses"]["NotModified"];
-            /** @description Bad request: `invalid_pagination`, `invalid_parameter`, `unknown_parameter`. */
+            /** @description Bad request: `invalid_pagination`, `invalid_parameter`, `invalid_request`, `unknown_parameter`. */
             400: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
@@ -1610,7 +1640,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error400InvalidPaginationInvalidParameterUnknownParameter"];
+                    "application/json": components["schemas"]["Error400InvalidPaginationInvalidParameterInvalidRequestUnknownParameter"];
                 };
             };
             /** @description No valid token: `invalid_token`, `missing_token`, `token_expired`, `token_revoked`, `wrong_environment`. */
@@ -1687,6 +1717,17 @@ export interface operations {
                 };
             };
             304: components["responses"]["NotModified"];
+            /** @description Bad request: `invalid_request`. */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error400InvalidRequest"];
+                };
+            };
             /** @description No valid token: `invalid_token`, `missing_token`, `token_expired`, `token_revoked`, `wrong_environment`. */
             401: {
                 headers: {
@@ -1772,6 +1813,17 @@ export interface operations {
                 };
             };
             304: components["responses"]["NotModified"];
+            /** @description Bad request: `invalid_request`. */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error400InvalidRequest"];
+                };
+            };
             /** @description No valid token: `invalid_token`, `missing_token`, `token_expired`, `token_revoked`, `wrong_environment`. */
             401: {
                 headers: {
@@ -1854,7 +1906,7 @@ export interface operations {
                 };
             };
             304: components["responses"]["NotModified"];
-            /** @description Bad request: `unknown_parameter`. */
+            /** @description Bad request: `invalid_request`, `unknown_parameter`. */
             400: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
@@ -1862,7 +1914,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error400UnknownParameter"];
+                    "application/json": components["schemas"]["Error400InvalidRequestUnknownParameter"];
                 };
             };
             /** @description No valid token: `invalid_token`, `missing_token`, `token_expired`, `token_revoked`, `wrong_environment`. */
@@ -1937,7 +1989,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApsResponse"];
                 };
             };
-            /** @description Bad request: `malformed_json`. */
+            /** @description Bad request: `invalid_request`, `malformed_json`. */
             400: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
@@ -1945,7 +1997,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error400MalformedJson"];
+                    "application/json": components["schemas"]["Error400InvalidRequestMalformedJson"];
                 };
             };
             /** @description No valid token: `invalid_token`, `missing_token`, `token_expired`, `token_revoked`, `wrong_environment`. */
@@ -2053,7 +2105,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApsCompareResponse"];
                 };
             };
-            /** @description Bad request: `malformed_json`. */
+            /** @description Bad request: `invalid_request`, `malformed_json`. */
             400: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
@@ -2061,7 +2113,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error400MalformedJson"];
+                    "application/json": components["schemas"]["Error400InvalidRequestMalformedJson"];
                 };
             };
             /** @description No valid token: `invalid_token`, `missing_token`, `token_expired`, `token_revoked`, `wrong_environment`. */
@@ -2169,7 +2221,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApsTargetsResponse"];
                 };
             };
-            /** @description Bad request: `malformed_json`. */
+            /** @description Bad request: `invalid_request`, `malformed_json`. */
             400: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
@@ -2177,7 +2229,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error400MalformedJson"];
+                    "application/json": components["schemas"]["Error400InvalidRequestMalformedJson"];
                 };
             };
             /** @description No valid token: `invalid_token`, `missing_token`, `token_expired`, `token_revoked`, `wrong_environment`. */
@@ -2307,7 +2359,7 @@ export interface operations {
                 };
             };
             304: components["responses"]["NotModified"];
-            /** @description Bad request: `invalid_pagination`, `invalid_parameter`, `unknown_parameter`. */
+            /** @description Bad request: `invalid_pagination`, `invalid_parameter`, `invalid_request`, `unknown_parameter`. */
             400: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
@@ -2315,7 +2367,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error400InvalidPaginationInvalidParameterUnknownParameter"];
+                    "application/json": components["schemas"]["Error400InvalidPaginationInvalidParameterInvalidRequestUnknownParameter"];
                 };
             };
             /** @description No valid token: `invalid_token`, `missing_token`, `token_expired`, `token_revoked`, `wrong_environment`. */
@@ -2392,6 +2444,17 @@ export interface operations {
                 };
             };
             304: components["responses"]["NotModified"];
+            /** @description Bad request: `invalid_request`. */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error400InvalidRequest"];
+                };
+            };
             /** @description No valid token: `invalid_token`, `missing_token`, `token_expired`, `token_revoked`, `wrong_environment`. */
             401: {
                 headers: {
@@ -2489,7 +2552,7 @@ export interface operations {
                 };
             };
             304: components["responses"]["NotModified"];
-            /** @description Bad request: `invalid_pagination`, `invalid_parameter`, `unknown_parameter`. */
+            /** @description Bad request: `invalid_pagination`, `invalid_parameter`, `invalid_request`, `unknown_parameter`. */
             400: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
@@ -2497,7 +2560,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error400InvalidPaginationInvalidParameterUnknownParameter"];
+                    "application/json": components["schemas"]["Error400InvalidPaginationInvalidParameterInvalidRequestUnknownParameter"];
                 };
             };
             /** @description No valid token: `invalid_token`, `missing_token`, `token_expired`, `token_revoked`, `wrong_environment`. */
@@ -2574,6 +2637,17 @@ export interface operations {
                 };
             };
             304: components["responses"]["NotModified"];
+            /** @description Bad request: `invalid_request`. */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error400InvalidRequest"];
+                };
+            };
             /** @description No valid token: `invalid_token`, `missing_token`, `token_expired`, `token_revoked`, `wrong_environment`. */
             401: {
                 headers: {
@@ -2656,7 +2730,7 @@ export interface operations {
                 };
             };
             304: components["responses"]["NotModified"];
-            /** @description Bad request: `unknown_parameter`. */
+            /** @description Bad request: `invalid_request`, `unknown_parameter`. */
             400: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
@@ -2664,7 +2738,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error400UnknownParameter"];
+                    "application/json": components["schemas"]["Error400InvalidRequestUnknownParameter"];
                 };
             };
             /** @description No valid token: `invalid_token`, `missing_token`, `token_expired`, `token_revoked`, `wrong_environment`. */
@@ -2749,7 +2823,7 @@ export interface operations {
                 };
             };
             304: components["responses"]["NotModified"];
-            /** @description Bad request: `invalid_pagination`, `invalid_parameter`, `unknown_parameter`. */
+            /** @description Bad request: `invalid_pagination`, `invalid_parameter`, `invalid_request`, `unknown_parameter`. */
             400: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
@@ -2757,7 +2831,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error400InvalidPaginationInvalidParameterUnknownParameter"];
+                    "application/json": components["schemas"]["Error400InvalidPaginationInvalidParameterInvalidRequestUnknownParameter"];
                 };
             };
             /** @description No valid token: `invalid_token`, `missing_token`, `token_expired`, `token_revoked`, `wrong_environment`. */
@@ -2834,6 +2908,17 @@ export interface operations {
                 };
             };
             304: components["responses"]["NotModified"];
+            /** @description Bad request: `invalid_request`. */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error400InvalidRequest"];
+                };
+            };
             /** @description No valid token: `invalid_token`, `missing_token`, `token_expired`, `token_revoked`, `wrong_environment`. */
             401: {
                 headers: {
@@ -2917,7 +3002,7 @@ export interface operations {
                     "application/json": components["schemas"]["ParsedIdResponse"];
                 };
             };
-            /** @description Bad request: `malformed_json`. */
+            /** @description Bad request: `invalid_request`, `malformed_json`. */
             400: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
@@ -2925,7 +3010,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error400MalformedJson"];
+                    "application/json": components["schemas"]["Error400InvalidRequestMalformedJson"];
                 };
             };
             /** @description No valid token: `invalid_token`, `missing_token`, `token_expired`, `token_revoked`, `wrong_environment`. */
@@ -3041,7 +3126,7 @@ export interface operations {
                 };
             };
             304: components["responses"]["NotModified"];
-            /** @description Bad request: `invalid_pagination`, `invalid_parameter`, `unknown_parameter`. */
+            /** @description Bad request: `invalid_pagination`, `invalid_parameter`, `invalid_request`, `unknown_parameter`. */
             400: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
@@ -3049,7 +3134,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error400InvalidPaginationInvalidParameterUnknownParameter"];
+                    "application/json": components["schemas"]["Error400InvalidPaginationInvalidParameterInvalidRequestUnknownParameter"];
                 };
             };
             /** @description No valid token: `invalid_token`, `missing_token`, `token_expired`, `token_revoked`, `wrong_environment`. */
@@ -3123,7 +3208,7 @@ export interface operations {
                 };
             };
             304: components["responses"]["NotModified"];
-            /** @description Bad request: `unknown_parameter`. */
+            /** @description Bad request: `invalid_request`, `unknown_parameter`. */
             400: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
@@ -3131,7 +3216,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error400UnknownParameter"];
+                    "application/json": components["schemas"]["Error400InvalidRequestUnknownParameter"];
                 };
             };
             /** @description No valid token: `invalid_token`, `missing_token`, `token_expired`, `token_revoked`, `wrong_environment`. */
