@@ -2,7 +2,7 @@
 // page, the typed client and the Worker's router read from it (schema/operations.ts holds the table), and
 // the target the Worker hands the matched request to. Pure: no Worker code here.
 import type { z } from "zod";
-import type { ApsIndex } from "../domain/aps/request.ts";
+import type { ApsIndex } from "../domain/aps/validation.ts";
 import type { ApsUniversityDocument } from "../domain/aps/scheme.ts";
 import type { RequiredScope } from "../domain/scopes.ts";
 import type { PublicDocument } from "../lib/public-documents.ts";

@@ -8,14 +8,9 @@
 // authentication (each error status gets the error body with exactly its codes), the target the Worker
 // hands the request to, and where its example comes from in the real build (schema/operation.ts).
 import { z } from "zod";
-import {
-  answerApsRequest,
-  answerCompareRequest,
-  ApsRequestSchema,
-  ApsResultSchema,
-  CompareRequestSchema,
-  CompareResultSchema,
-} from "../domain/aps/request.ts";
+import { answerApsRequest } from "../domain/aps/request.ts";
+import { answerCompareRequest } from "../domain/aps/compare.ts";
+import { ApsRequestSchema, ApsResultSchema, CompareRequestSchema, CompareResultSchema } from "../domain/aps/schemas.ts";
 import { answerTargetsRequest, TargetsRequestSchema, TargetsResultSchema } from "../domain/aps/targets.ts";
 import { IdParseRequestSchema, ParsedIdSchema, parseIdNumber } from "../domain/id-number.ts";
 import { ENDPOINT_SCOPES } from "../domain/scopes.ts";

@@ -2,7 +2,9 @@
 // a good body gets the SPEC.md fields plus the breakdown and the scheme.
 import { LEARNER_A_MARKS } from "../fixtures/learners.ts";
 import { beforeAll, describe, expect, it } from "vitest";
-import { ApsResultSchema, MAX_MARKS, answerApsRequest, type ApsResponse } from "../../domain/aps/request.ts";
+import { ApsResultSchema, MAX_MARKS } from "../../domain/aps/schemas.ts";
+import { answerApsRequest } from "../../domain/aps/request.ts";
+import type { ApsResponse } from "../../domain/aps/validation.ts";
 import type { ApsUniversityDocument } from "../../domain/aps/scheme.ts";
 import { loadApsSources } from "../fixtures/aps.ts";
 import { present } from "../support/present.ts";

@@ -6,7 +6,7 @@ import path from "node:path";
 import { describe, expect, expectTypeOf, it } from "vitest";
 import { unstable_readConfig } from "wrangler";
 import { z } from "zod";
-import { ApsRequestSchema } from "../../domain/aps/request.ts";
+import { ApsRequestSchema } from "../../domain/aps/schemas.ts";
 import { IdParseRequestSchema, type ParsedIdSchema, type ParsedId } from "../../domain/id-number.ts";
 import { ENDPOINT_SCOPES } from "../../domain/scopes.ts";
 import { matchRoute, ROUTES } from "../../functions/route.ts";
