@@ -31,7 +31,7 @@ type Definition = {
  * method (a GET answers HEAD too), its scope and its target. An operation whose path has a parameter
  * without a pattern cannot be routed, and fails here, at start-up, not on a request.
  */
-export function routeOf(operation: Operation): Definition {
+function routeOf(operation: Operation): Definition {
   const names: string[] = [];
   const source = operation.path.replace(/[.*+?^$()|[\]\\]/g, "\\$&").replace(/\{([a-z_]+)\}/g, (_, name: string) => {
     const pattern = operation.pathPatterns?.[name];

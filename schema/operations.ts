@@ -214,7 +214,7 @@ const ORDER: (ResourceName | Operation)[] = [
 ];
 
 /** The operations of `order`, each resource's made from `registry`, then those of the resources it does not name. */
-export function operationsOf(order: (string | Operation)[], registry: Readonly<Record<string, ResourceDefinition>>): Operation[] {
+function operationsOf(order: (string | Operation)[], registry: Readonly<Record<string, ResourceDefinition>>): Operation[] {
   const resources = resourceEntries(registry);
   const placed = new Set(order.filter((entry) => typeof entry === "string"));
   const operationsNamed = (name: string) => resources.filter((r) => r.name === name).flatMap(resourceOperations);

@@ -300,10 +300,6 @@ export const LIST_QUERY_PARAMETERS = {
 
 export type ListResource = keyof typeof LIST_QUERY_PARAMETERS;
 
-export function isListResource(resource: string): resource is ListResource {
-  return Object.hasOwn(LIST_QUERY_PARAMETERS, resource);
-}
-
 /** A list's parameters as [name, definition] pairs, in the table's order. */
 export function listParameters(resource: ListResource): [string, QueryParameter][] {
   return Object.entries(LIST_QUERY_PARAMETERS[resource] as Record<string, QueryParameter>);

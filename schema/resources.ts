@@ -58,7 +58,7 @@ export const TAGS = {
   provinces: { name: "Provinces", description: "The nine provinces." },
 } satisfies Record<string, Tag>;
 
-export const slugParameter = (what: string) => z.object({ slug: z.string().max(MAX_SLUG_LENGTH).regex(SLUG).describe(`The ${what}'s slug.`) });
+const slugParameter = (what: string) => z.object({ slug: z.string().max(MAX_SLUG_LENGTH).regex(SLUG).describe(`The ${what}'s slug.`) });
 export const uuidParameter = (what: string) => z.object({ id: z.string().regex(UUID).describe(`The ${what}'s id (a UUID).`) });
 const opaqueParameter = (what: string) =>
   z.object({ id: z.string().regex(OPAQUE_ID).describe(`The ${what}'s id (opaque; stable across rebuilds).`) });
