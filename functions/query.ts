@@ -41,7 +41,7 @@ export function parseListQuery(resource: Resource, params: URLSearchParams): Lis
   if (pagingTwice.length > 0) throw new ApiError("invalid_pagination", PAGINATION_MESSAGE, { details: pagingTwice.map(once) });
   const page = parsePageRequest(params.get("page"), params.get("per_page"));
   if (Array.isArray(page)) {
-    throw new ApiError("invalid_pagination", PAGINATION_MESSAGE, { details: page.map((p) => ({ path: p.parameter, message: p.message })) });
+    throw new ApiError("invalid_pagination", PAGINATION_MESSAGE, { details: page });
   }
 
   const problems: ErrorDetail[] = repeated.filter((name) => !isPaging(name)).map(once);

@@ -35,4 +35,4 @@ export function codesWithStatus(status: number): ErrorCode[] {
   return ERROR_CODES.filter((code) => ERROR_STATUS[code] === status);
 }
 
-export type ErrorDetail = { path: string; message: string };
+export type { ErrorDetail } from "../lib/error-detail.ts";

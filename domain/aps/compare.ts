@@ -3,19 +3,20 @@
 import { apsScoreOf } from "./engine.ts";
 import { judgeUniversity, prepare } from "./judging.ts";
 import { learnerOf, percentagesOf } from "./qualify.ts";
-import type { ComparedUniversity, CompareResult } from "./schemas.ts";
+import { type ComparedUniversity, CompareRequestSchema, type CompareResult } from "./schemas.ts";
 import type { ApsUniversityDocument } from "./scheme.ts";
 import {
-  type ApsErrorDetail,
   type ApsIndex,
   type ApsResponse,
-  checkMarks,
-  checkUniversitySlugs,
-  describe,
+  chosenUniversities,
+  detailsInOrder,
   invalid,
-  isObject,
   type Loader,
+  marksProblems,
+  problemsOf,
+  unknownSubjects,
 } from "./validation.ts";
+import { describe, isObject } from "./values.ts";
 
 const subjectSets = new WeakMap<ApsIndex, ReadonlySet<string>>();
 
@@ -31,19 +32,22 @@ function subjectSetOf(index: ApsIndex): ReadonlySet<string> {
 
 /** POST /v1/data/aps-calculator/compare, minus HTTP: the same marks scored at every university named, each on
  * its own scheme by the same engine as the single calculator (apsResultOf), ordered by university name. */
+/** The request's fields, as the message about an unknown one names them. */
+const FIELDS = ["marks", "university_slugs"];
+
 export async function answerCompareRequest(body: unknown, index: ApsIndex, loadUniversity: Loader): Promise<ApsResponse<CompareResult>> {
   if (!isObject(body))
     return invalid([
       { path: "body", message: `must be a JSON object with marks (and optionally university_slugs), not ${describe(body)}` },
     ]) as ApsResponse<CompareResult>;
-  const details: ApsErrorDetail[] = [];
-  for (const key of Object.keys(body)) {
-    if (key !== "marks" && key !== "university_slugs")
-      details.push({ path: key, message: "is not a field of this request (marks, university_slugs)" });
-  }
-  const slugs = checkUniversitySlugs(body.university_slugs, index, details);
-  const marks = checkMarks(body.marks, subjectSetOf(index), details);
-  if (details.length > 0) return invalid(details) as ApsResponse<CompareResult>;
+  const parsed = CompareRequestSchema.safeParse(body);
+  const problems = parsed.success
+    ? []
+    : [...problemsOf(CompareRequestSchema, body, FIELDS).filter((p) => p.path[0] !== "marks"), ...marksProblems(body.marks)];
+  const slugs = chosenUniversities(body.university_slugs, index, problems);
+  unknownSubjects(body.marks, subjectSetOf(index), problems);
+  if (!parsed.success || problems.length > 0) return invalid(detailsInOrder(problems, ["university_slugs", "marks"])) as ApsResponse<CompareResult>;
+  const { marks } = parsed.data;
   const documents: ApsUniversityDocument[] = [];
   for (const slug of slugs) {
     const document = await loadUniversity(slug);

@@ -3,9 +3,20 @@
 // (engine.ts, judging.ts). The Worker wraps a 422 as {"error": {...}} and a 200 as {"data": ...}.
 import { computeAps } from "./engine.ts";
 import { judgeUniversity, prepare } from "./judging.ts";
-import type { ApsResult } from "./schemas.ts";
+import { type ApsResult, ApsRequestSchema, unknownUniversity } from "./schemas.ts";
 import type { ApsUniversityDocument, Mark } from "./scheme.ts";
-import { type ApsErrorDetail, type ApsResponse, checkMarks, checkUniversity, describe, invalid, isObject, type Loader } from "./validation.ts";
+import {
+  type ApsResponse,
+  detailsInOrder,
+  hasProblemAt,
+  invalid,
+  type Loader,
+  marksProblems,
+  type Problem,
+  problemsOf,
+  unknownSubjects,
+} from "./validation.ts";
+import { describe, isObject } from "./values.ts";
 
 /** The 200 answer for one university: its score on its own scheme, what the marks qualify for, near misses. */
 export function apsResultOf(document: ApsUniversityDocument, marks: readonly Mark[]): ApsResult {
@@ -27,14 +38,28 @@ export function apsResultOf(document: ApsUniversityDocument, marks: readonly Mar
   };
 }
 
+const FIELDS = ["university_slug", "marks"];
+
+/** The university a request names, loaded when its slug is well formed; a slug the loader does not know is a problem. */
+async function knownUniversity(slug: unknown, load: Loader, problems: Problem[]): Promise<ApsUniversityDocument | null> {
+  if (typeof slug !== "string" || hasProblemAt(problems, ["university_slug"])) return null;
+  const document = await load(slug);
+  if (document === null) problems.push({ path: ["university_slug"], message: unknownUniversity(slug) });
+  return document;
+}
+
+/** The body is validated by ApsRequestSchema (unknown fields refused, as the comparison does); then the university and
+ * the subjects must exist. The validated marks are the engine's input. */
 export async function answerApsRequest(body: unknown, loadUniversity: Loader): Promise<ApsResponse> {
   if (!isObject(body)) {
     return invalid([{ path: "body", message: `must be a JSON object with university_slug and marks, not ${describe(body)}` }]);
   }
-  const details: ApsErrorDetail[] = [];
-  const document = await checkUniversity(body.university_slug, loadUniversity, details);
-  const knownSubjects = document ? prepare(document).subjects : null;
-  const marks = checkMarks(body.marks, knownSubjects, details);
-  if (details.length > 0 || document === null) return invalid(details);
-  return { status: 200, data: apsResultOf(document, marks) };
+  const parsed = ApsRequestSchema.safeParse(body);
+  const problems = parsed.success
+    ? []
+    : [...problemsOf(ApsRequestSchema, body, FIELDS).filter((p) => p.path[0] !== "marks"), ...marksProblems(body.marks)];
+  const document = await knownUniversity(body.university_slug, loadUniversity, problems);
+  unknownSubjects(body.marks, document ? prepare(document).subjects : null, problems);
+  if (!parsed.success || problems.length > 0 || document === null) return invalid(detailsInOrder(problems, FIELDS));
+  return { status: 200, data: apsResultOf(document, parsed.data.marks) };
 }

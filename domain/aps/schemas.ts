@@ -5,31 +5,78 @@ import { z } from "zod";
 import { NSC_PASSES, NSC_RULES } from "../nsc-pass.ts";
 import { CONFIDENCE_LEVELS, MAX_SLUG_LENGTH, SLUG } from "../../lib/vocabulary.ts";
 import { APS_METHODS, LIFE_ORIENTATION_TREATMENTS } from "./scheme.ts";
+import { describe, isObject } from "./values.ts";
 
 export const MAX_MARKS = 20;
 
+/** The message of a field that is missing (`required`) or of the wrong type (`expected`), from the value sent. */
+const typeError = (required: string, expected: string) => (issue: { input?: unknown }) =>
+  issue.input === undefined ? `is required (${required})` : `must be ${expected}, not ${describe(issue.input)}`;
+
+/** A university slug that is not a slug cannot be a known one: the message is the unknown slug's. */
+export const unknownUniversity = (slug: string) =>
+  `${JSON.stringify(slug.slice(0, MAX_SLUG_LENGTH))} is not a known university slug (see GET /v1/data/universities)`;
+// Zod runs length checks on any value with a length, even one of the wrong type: each check here runs only on its own type.
+const onStrings = { when: (payload: { value: unknown }) => typeof payload.value === "string" };
+const onArrays = { when: (payload: { value: unknown }) => Array.isArray(payload.value) };
+const slugForm = { ...onStrings, error: (issue: { input?: unknown }) => unknownUniversity(String(issue.input)) };
+
+const MarkSchema = z.object(
+  {
+    subject_slug: z
+      .string({ error: typeError("a slug from GET /v1/data/subjects", "a string") })
+      .describe("A subject slug from GET /v1/data/subjects; each subject at most once."),
+    percentage: z
+      .number({ error: typeError("a number from 0 to 100", "a number from 0 to 100") })
+      .min(0, { error: (issue) => `must be from 0 to 100, not ${String(issue.input)}` })
+      .max(100, { error: (issue) => `must be from 0 to 100, not ${String(issue.input)}` })
+      .describe("The final NSC percentage, 0 to 100 (fractions allowed)."),
+  },
+  { error: (issue) => `must be an object {subject_slug, percentage}, not ${describe(issue.input)}` },
+);
+
 /**
- * The request body, for the OpenAPI document. The checks below (answerApsRequest) say the same field by
- * field with a message per problem, and also check what a schema cannot: that the university and the
- * subjects exist, and that no subject is given twice.
+ * The marks: 1 to MAX_MARKS, each subject once (the cross-item rule, checked even where other marks are wrong).
+ * Whether each subject exists is the university's to say (validation.ts).
  */
-export const ApsRequestSchema = z.object({
+export const MarksSchema = z
+  .array(MarkSchema, { error: typeError("an array of {subject_slug, percentage}", "an array of {subject_slug, percentage}") })
+  .min(1, { ...onArrays, error: "must hold at least one mark" })
+  .max(MAX_MARKS, { ...onArrays, error: (issue) => `must hold at most ${MAX_MARKS} marks, not ${(issue.input as unknown[]).length}` })
+  .superRefine((marks, context) => {
+    const firstIndexOf = new Map<string, number>();
+    marks.forEach((mark: unknown, i) => {
+      const subject = isObject(mark) ? mark.subject_slug : undefined;
+      if (typeof subject !== "string") return;
+      const first = firstIndexOf.get(subject);
+      if (first === undefined) firstIndexOf.set(subject, i);
+      else
+        context.addIssue({
+          code: "custom",
+          path: [i, "subject_slug"],
+          message: `repeats ${JSON.stringify(subject)} from marks[${first}]; give each subject once`,
+        });
+    });
+  }, onArrays)
+  .describe(`One entry per subject result, 1 to ${MAX_MARKS}.`);
+
+/** The marks without their count's limits: zod stops reading the items of a list that is too long, the API does not. */
+export const MarksItemsSchema = z.array(MarkSchema);
+
+/**
+ * The single calculator's request body: what the OpenAPI document shows and what requests are validated with
+ * (domain/aps/request.ts), each problem with its message. Unknown fields are refused, as the comparison does.
+ * Whether the university and the subjects exist is checked after (validation.ts).
+ */
+export const ApsRequestSchema = z.strictObject({
   university_slug: z
-    .string()
-    .max(MAX_SLUG_LENGTH)
-    .regex(SLUG)
+    .string({ error: typeError("a university slug from GET /v1/data/universities", "a string") })
+    .max(MAX_SLUG_LENGTH, slugForm)
+    .regex(SLUG, slugForm)
     .describe("The slug of a university (GET /v1/data/universities); its own APS scheme scores the marks."),
-  marks: z
-    .array(
-      z.object({
-        subject_slug: z.string().describe("A subject slug from GET /v1/data/subjects; each subject at most once."),
-        percentage: z.number().min(0).max(100).describe("The final NSC percentage, 0 to 100 (fractions allowed)."),
-      }),
-    )
-    .min(1)
-    .max(MAX_MARKS)
-    .describe(`One entry per subject result, 1 to ${MAX_MARKS}.`),
+  marks: MarksSchema,
 });
+export type ApsRequest = z.infer<typeof ApsRequestSchema>;
 
 const MissingOptionSchema = z.object({
   subject_slug: z.string().describe("A subject slug, or @other-language / @other-subject for a general requirement."),
@@ -163,11 +210,20 @@ const ComparedUniversitySchema = z.object({
 });
 export type ComparedUniversity = z.infer<typeof ComparedUniversitySchema>;
 
-export const CompareRequestSchema = z.object({
-  marks: ApsRequestSchema.shape.marks,
+/** The comparison's request body; which universities exist, and naming one twice, are checked after (validation.ts). */
+export const CompareRequestSchema = z.strictObject({
+  marks: MarksSchema,
   university_slugs: z
-    .array(z.string().max(MAX_SLUG_LENGTH).regex(SLUG))
-    .min(1)
+    .array(
+      z
+        .string({ error: (issue) => `must be a string, not ${describe(issue.input)}` })
+        .max(MAX_SLUG_LENGTH, slugForm)
+        .regex(SLUG, slugForm),
+      {
+        error: (issue) => `must be an array of university slugs, not ${describe(issue.input)}`,
+      },
+    )
+    .min(1, { ...onArrays, error: "must name at least one university (leave it out to compare all of them)" })
     .optional()
     .describe("The universities to compare, each once (default: all 26)."),
 });
@@ -177,3 +233,4 @@ export const CompareResultSchema = z.object({
   meta: z.object({ universities: z.number().int(), qualifies_for_total: z.number().int() }),
 });
 export type CompareResult = z.infer<typeof CompareResultSchema>;
+export type CompareRequest = z.infer<typeof CompareRequestSchema>;

@@ -15,7 +15,9 @@
 // search reaches by raising, point by point, the subject that adds most to the score; such a fill is a candidate the
 // search weighs by its total cost. The search stops after MAX_STATES states: it then answers with the best change
 // it found (reason says so) or, with none found, reachable null.
-import { type ApsErrorDetail, type ApsResponse, checkMarks, checkUniversity, describe, invalid, isObject, type Loader } from "./validation.ts";
+import type { ErrorDetail } from "../../lib/error-detail.ts";
+import { type ApsResponse, checkMarks, checkUniversity, invalid, type Loader } from "./validation.ts";
+import { describe, isObject } from "./values.ts";
 import { judgeAlone, schemeOf } from "./judging.ts";
 import type { ApsQualification, ApsUniversityDocument, Mark } from "./scheme.ts";
 import { type Breakpoints, breakpointsOf, costOfScore, curveOf, type PointsCurve, rise } from "./target-curves.ts";
@@ -338,10 +340,10 @@ export async function answerTargetsRequest(
   loadUniversity: Loader,
   universityOf: (qualificationId: string) => Promise<string | null>,
 ): Promise<ApsResponse<TargetsResult>> {
-  const refuse = (details: ApsErrorDetail[]) => invalid(details) as ApsResponse<TargetsResult>;
+  const refuse = (details: ErrorDetail[]) => invalid(details) as ApsResponse<TargetsResult>;
   if (!isObject(body))
     return refuse([{ path: "body", message: `must be a JSON object with marks and qualification_id or university_slug, not ${describe(body)}` }]);
-  const details: ApsErrorDetail[] = [];
+  const details: ErrorDetail[] = [];
   for (const key of Object.keys(body))
     if (!FIELDS.includes(key)) details.push({ path: key, message: `is not a field of this request (${FIELDS.join(", ")})` });
   const { qualification_id: id, university_slug: slug } = body;
