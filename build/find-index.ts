@@ -133,7 +133,7 @@ export function findIndexFiles(resources: ResourceRecords[], model: Model, rowsP
   const problems: Problem[] = [];
   for (const resource of resources) {
     if (!resource.list) continue;
-    const items = resource.list.items as Record<string, unknown>[];
+    const items: Record<string, unknown>[] = resource.list.items;
     const definition: ResourceDefinition | undefined = (RESOURCES as Record<string, ResourceDefinition>)[resource.name];
     const columns =
       columnsOf(

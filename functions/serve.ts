@@ -11,7 +11,7 @@ import type { Env } from "./env.ts";
 import { ApiError } from "./errors.ts";
 import { findPage } from "./find.ts";
 import { parseListQuery } from "./query.ts";
-import type { Resource, ResourceName } from "../schema/resources.ts";
+import type { Resource, ResourceName, StoredItemOf } from "../schema/resources.ts";
 
 function resourceOf(manifest: Manifest, name: ResourceName): ResourceManifest {
   const resource = manifest.resources[name];
@@ -25,11 +25,12 @@ function finisher(resource: Resource, url: URL, env: Env): (record: Record<strin
   return served ? (record) => served(record, () => assetBaseOf(url, env)) : (record) => record;
 }
 
-async function listPage(env: Env, manifest: Manifest, resourceName: ResourceName, request: PageRequest): Promise<Record<string, unknown>[]> {
+/** A page of a list's stored items, typed by the registry (the chunk files hold what build/records.ts stored). */
+async function listPage<N extends ResourceName>(env: Env, manifest: Manifest, resourceName: N, request: PageRequest): Promise<StoredItemOf<N>[]> {
   const resource = resourceOf(manifest, resourceName);
   const { chunks, offset, count } = chunksForPage(request, resource.total, resource.list?.chunk_size ?? 1);
-  const records: Record<string, unknown>[] = [];
-  for (const chunk of chunks) records.push(...((await readJsonAsset<Record<string, unknown>[]>(env, paths.listChunk(resourceName, chunk))) ?? []));
+  const records: StoredItemOf<N>[] = [];
+  for (const chunk of chunks) records.push(...((await readJsonAsset<StoredItemOf<N>[]>(env, paths.listChunk(resourceName, chunk))) ?? []));
   return records.slice(offset, offset + count);
 }
 

@@ -29,6 +29,8 @@ export type ResourceDefinition = {
   list: Words & { item: z.ZodType; name: string };
   /** The detail operation, by `key` (the path parameter, and the list item's field that holds its value). */
   detail?: Words & { key: "slug" | "id"; pattern: string; parameter: z.ZodObject; record: z.ZodType; name: string };
+  /** A list item as the build stores it, where it differs from the served `list.item` (prospectuses: a document path, not a URL). */
+  stored?: z.ZodType;
   /** A stored list record as served; `assetBase` is asked for only when needed (prospectuses: their URL). */
   served?: (record: Record<string, unknown>, assetBase: () => string) => unknown;
   /**
@@ -224,6 +226,7 @@ export const RESOURCES = {
       item: api.Prospectus,
       name: "ProspectusPage",
     },
+    stored: api.StoredProspectus,
     served: (record, assetBase) => servedProspectus(record as { document_path: string } & Record<string, unknown>, assetBase()),
   },
   provinces: {
@@ -243,6 +246,16 @@ export const RESOURCES = {
 
 /** The name of a resource: its path under /v1/data/, its folder in dist/, its entry in the manifest. */
 export type ResourceName = keyof typeof RESOURCES;
+
+type Registry = typeof RESOURCES;
+
+/** A resource's list item as the build stores it (its `stored` schema, else its `list.item`). */
+export type StoredItemOf<N extends ResourceName> = z.infer<
+  Registry[N] extends { stored: infer S extends z.ZodType } ? S : Registry[N]["list"]["item"]
+>;
+
+/** A resource's detail record (never for a resource without one). */
+export type DetailRecordOf<N extends ResourceName> = Registry[N] extends { detail: { record: infer R extends z.ZodType } } ? z.infer<R> : never;
 
 /** A resource and its name, as a route's target carries it. */
 export type Resource = { name: ResourceName; definition: ResourceDefinition };

@@ -1,6 +1,6 @@
 // Dispatch is exhaustive by type: the Worker's handler table (functions/dispatch.ts HANDLERS) must satisfy
 // Handlers, one handler per target kind of schema/operation.ts. These lines are checked by tsc
-// (`npx tsc --noEmit -p tsconfig.json`, part of `npm run lint`): each @ts-expect-error fails the check if
+// (`npm run typecheck`, the first step of `npm test`): each @ts-expect-error fails the check if
 // the error it expects goes away, i.e. if a table with a missing handler were accepted.
 import { describe, expect, it } from "vitest";
 import type { Handlers } from "../../functions/dispatch.ts";

@@ -24,11 +24,13 @@ vi.mock("../../schema/resources.ts", async (importOriginal) => {
 
 /** The widgets' files as the emit stage lays them out, and an ASSETS binding that serves them. */
 function widgetEnv(): Env {
-  const records: ResourceRecords = {
+  // The registry holds widgets only at run time (vi.mock above), so ResourceRecords, typed by the registry, does not
+  // know them: the one cast of the test.
+  const records = {
     name: "widgets",
     list: { schema: Widget, items: WIDGETS },
     detail: { schema: Widget, records: WIDGETS.map((w) => ({ key: w.slug, record: w })) },
-  };
+  } as unknown as ResourceRecords;
   const find = findIndexFiles([records], {} as Model);
   expect(find.problems).toEqual([]);
   const { files, problems } = layoutFiles([records], find.files, { bucketThreshold: 100, recordsPerBucket: 10 }, { find: find.manifest });
