@@ -76,7 +76,6 @@ export const ApsRequestSchema = z.strictObject({
     .describe("The slug of a university (GET /v1/data/universities); its own APS scheme scores the marks."),
   marks: MarksSchema,
 });
-export type ApsRequest = z.infer<typeof ApsRequestSchema>;
 
 const MissingOptionSchema = z.object({
   subject_slug: z.string().describe("A subject slug, or @other-language / @other-subject for a general requirement."),
@@ -233,4 +232,3 @@ export const CompareResultSchema = z.object({
   meta: z.object({ universities: z.number().int(), qualifies_for_total: z.number().int() }),
 });
 export type CompareResult = z.infer<typeof CompareResultSchema>;
-export type CompareRequest = z.infer<typeof CompareRequestSchema>;
