@@ -6,6 +6,7 @@ import { cp } from "node:fs/promises";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
+import { DATASETS, IMPORTERS } from "../importers/run.ts";
 import { benchImport } from "./import.ts";
 import { measureBuild } from "./build.ts";
 import { ROOT } from "../support/test-dataset.ts";
@@ -30,13 +31,10 @@ export async function benchNational(upstreamDir = process.env.EDU_UPSTREAM_DIR):
     await cp(dist, path.join(work, "dist-copy"), { recursive: true });
     const copySeconds = (performance.now() - copyStarted) / 1000;
 
-    const importSeconds = counts.schoolsSeconds + counts.postalSeconds + counts.nscSeconds;
-    console.log(
-      `\nNational data (${counts.schools.toLocaleString("en")} schools, ${counts.postalCodes.toLocaleString("en")} postal codes, ${counts.nscRows.toLocaleString("en")} NSC school-years)`,
-    );
-    console.log(
-      `  import          ${importSeconds.toFixed(2).padStart(7)} s   (schools ${counts.schoolsSeconds.toFixed(2)} s, postal codes ${counts.postalSeconds.toFixed(2)} s, NSC results ${counts.nscSeconds.toFixed(2)} s)`,
-    );
+    const importSeconds = Object.values(counts).reduce((sum, c) => sum + c.seconds, 0);
+    const each = DATASETS.map((d) => `${IMPORTERS[d].rowsName} ${counts[d].seconds.toFixed(2)} s`).join(", ");
+    console.log(`\nNational data (${DATASETS.map((d) => `${counts[d].rows.toLocaleString("en")} ${IMPORTERS[d].rowsName}`).join(", ")})`);
+    console.log(`  import          ${importSeconds.toFixed(2).padStart(7)} s   (${each})`);
     console.log(`  build           ${build.seconds.toFixed(2).padStart(7)} s   peak RSS ${build.maxRssMiB.toFixed(0)} MiB`);
     console.log(
       `  output          ${String(build.files).padStart(7)} files (${((100 * (build.files ?? 0)) / FREE_PLAN_FILES).toFixed(0)}% of the free plan's ${FREE_PLAN_FILES.toLocaleString("en")}), ${((build.bytes ?? 0) / 1024 / 1024).toFixed(1)} MiB`,

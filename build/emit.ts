@@ -136,8 +136,8 @@ function recordDigests(resource: ResourceRecords): Record<string, string> {
   }
   const items = resource.list?.items ?? resource.whole?.items ?? [];
   for (const item of items) {
-    const { id, slug } = item as { id?: unknown; slug?: unknown };
-    const key = typeof slug === "string" ? slug : String(id);
+    const fields: Record<string, unknown> = item;
+    const key = typeof fields.slug === "string" ? fields.slug : String(fields.id);
     digests[key] = digest(JSON.stringify(item));
   }
   return digests;

@@ -5,7 +5,8 @@
 import { buildWordIndex, encodeColumn, encodeLists, FIND_ROWS_PER_PART, type Column, type FindIndexPart } from "../lib/find-index.ts";
 import { paths, type FindIndexManifest, type Manifest } from "../lib/layout.ts";
 import { searchKey } from "../lib/text.ts";
-import { columnsRead, isListResource, listParameters } from "../schema/query.ts";
+import { columnsRead } from "../schema/query.ts";
+import { RESOURCES, type ResourceDefinition } from "../schema/resources.ts";
 import type { EmittedFile } from "./emit.ts";
 import { fieldsMatched } from "./bursaries.ts";
 import type { Bursary, Model } from "./link.ts";
@@ -99,6 +100,15 @@ function columnsOf(resource: string, ids: string[], model: Model): Columns | nul
   }
 }
 
+/** The columns of a resource whose registry entry computes them from its list items (schema/resources.ts findColumns). */
+function itemColumns(definition: ResourceDefinition | undefined, items: Record<string, unknown>[]): Columns | null {
+  const columnsOfItem = definition?.findColumns;
+  if (!columnsOfItem) return null;
+  const rows = items.map(columnsOfItem);
+  const names = Object.keys(rows[0] ?? {});
+  return Object.fromEntries(names.map((name) => [name, rows.map((row) => row[name] ?? null)]));
+}
+
 const LIST_COLUMNS = new Set(["subjects", "fields", "study_levels"]);
 
 /** Two encoded columns with the same values in the same encoding (scalar values: what item columns hold). */
@@ -123,15 +133,17 @@ export function findIndexFiles(resources: ResourceRecords[], model: Model, rowsP
   const problems: Problem[] = [];
   for (const resource of resources) {
     if (!resource.list) continue;
-    const items = resource.list.items as Record<string, unknown>[];
-    const columns = columnsOf(
-      resource.name,
-      items.map((item) => String(item.id)),
-      model,
-    );
+    const items: Record<string, unknown>[] = resource.list.items;
+    const definition: ResourceDefinition | undefined = (RESOURCES as Record<string, ResourceDefinition>)[resource.name];
+    const columns =
+      columnsOf(
+        resource.name,
+        items.map((item) => String(item.id)),
+        model,
+      ) ?? itemColumns(definition, items);
     if (!columns) continue;
-    if (isListResource(resource.name)) {
-      for (const needed of columnsRead(resource.name)) {
+    if (definition) {
+      for (const needed of columnsRead(definition.query)) {
         if (!(needed in columns)) {
           problems.push({
             file: `dist:${resource.name}`,
@@ -143,9 +155,7 @@ export function findIndexFiles(resources: ResourceRecords[], model: Model, rowsP
       }
     }
     // The columns of the list's name search (its `q`), for the word index.
-    const searched = isListResource(resource.name)
-      ? listParameters(resource.name).flatMap(([, { match }]) => (match.kind === "search" ? [match.columns] : []))[0]
-      : undefined;
+    const searched = Object.values(definition?.query ?? {}).flatMap(({ match }) => (match.kind === "search" ? [match.columns] : []))[0];
     const itemKeys = Object.keys(items[0] ?? {});
     const entry: FindIndexManifest = { rows: items.length, bytes: 0, parts: [] };
     const partCount = Math.max(1, Math.ceil(items.length / rowsPerPart));

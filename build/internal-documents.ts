@@ -1,6 +1,6 @@
 // Part of the emit stage: the documents the Worker reads but never serves as they are (dist/_internal/):
 // each university's APS scheme with its qualifications, and where each prospectus document really is.
-import type { ApsIndex } from "../domain/aps/request.ts";
+import type { ApsIndex } from "../domain/aps/validation.ts";
 import type { ApsNscFacts, ApsScheme, ApsUniversityDocument } from "../domain/aps/scheme.ts";
 import { teachingLanguageSubjects } from "../domain/nsc-pass.ts";
 import { paths } from "../lib/layout.ts";

@@ -4,20 +4,28 @@ import type { z } from "zod";
 import type { ApsScheme } from "../domain/aps/scheme.ts";
 import * as api from "../schema/api.ts";
 import type { Bursary, HighSchool, Model, PostalCode, Prospectus, Qualification, Requirement, University } from "./link.ts";
+import type { DetailRecordOf, ResourceName, StoredItemOf } from "../schema/resources.ts";
 
-export type DetailRecord = { key: string; record: unknown };
+export type DetailRecord<D = unknown> = { key: string; record: D };
 
-export type ResourceRecords = {
-  name: string;
-  /** Paginated list: the list items in their documented order. */
-  list?: { schema: z.ZodType; items: unknown[] };
-  /** Unpaginated list (subjects, provinces): served whole with meta {total}. */
-  whole?: { schema: z.ZodType; items: unknown[] };
-  /** Detail documents by their path key (slug or id). */
-  detail?: { schema: z.ZodType; records: DetailRecord[] };
-  /** Sub-documents of a detail record: qualification requirements. */
-  children?: { schema: z.ZodType; byKey: { key: string; items: unknown[] }[] };
-};
+/**
+ * One resource's records, typed by its registry entry (schema/resources.ts): its stored list items and its detail
+ * records have the types of the registry's schemas, so emit and the find index read them as what they are. A union
+ * over the registry, one member per resource.
+ */
+export type ResourceRecords<N extends ResourceName = ResourceName> = N extends ResourceName
+  ? {
+      name: N;
+      /** Paginated list: the list items in their documented order. */
+      list?: { schema: z.ZodType<StoredItemOf<N>>; items: StoredItemOf<N>[] };
+      /** Unpaginated list (subjects, provinces): served whole with meta {total}. */
+      whole?: { schema: z.ZodType<StoredItemOf<N>>; items: StoredItemOf<N>[] };
+      /** Detail documents by their path key (slug or id). */
+      detail?: { schema: z.ZodType<DetailRecordOf<N>>; records: DetailRecord<DetailRecordOf<N>>[] };
+      /** Sub-documents of a detail record: qualification requirements. */
+      children?: { schema: z.ZodType; byKey: { key: string; items: unknown[] }[] };
+    }
+  : never;
 
 function requirementRecord(r: Requirement): api.QualificationRequirement {
   return {
@@ -183,17 +191,17 @@ export function prospectusDocumentPath(p: Pick<Prospectus, "university_slug" | "
  * A paginated collection whose list items are its detail records cut down by the list schema (zod keeps
  * the list schema's fields, in its order), so no field is written twice.
  */
-function collection<Detail, Item>(
-  name: string,
-  records: { key: string; record: Detail }[],
-  detailSchema: z.ZodType<Detail>,
-  listSchema: z.ZodType<Item>,
-): ResourceRecords {
+function collection<N extends ResourceName>(
+  name: N,
+  records: DetailRecord<DetailRecordOf<N>>[],
+  detailSchema: z.ZodType<DetailRecordOf<N>>,
+  listSchema: z.ZodType<StoredItemOf<N>>,
+): ResourceRecords<N> {
   return {
     name,
     list: { schema: listSchema, items: records.map(({ record }) => listSchema.parse(record)) },
     detail: { schema: detailSchema, records },
-  };
+  } as ResourceRecords<N>;
 }
 
 export function resourceRecords(model: Model, schemes: Map<string, ApsScheme>, variants: Map<string, ApsScheme> = new Map()): ResourceRecords[] {

@@ -67,9 +67,10 @@ export interface ParsedId {
 }
 
 /** POST /v1/id/parse: the request body. Anything else is 422 invalid_id_request (functions/compute.ts). */
+/** The request body: what the OpenAPI document shows and what the Worker validates requests with (functions/compute.ts). */
 export const IdParseRequestSchema = z.object({
   id_number: z
-    .string()
+    .string({ error: (issue) => (issue.input === undefined ? "is required" : "must be a string") })
     .describe(
       "A 13-digit South African ID number; outer whitespace is ignored. Any other string is answered with `valid: false` and the reasons in `errors`.",
     ),

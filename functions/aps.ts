@@ -2,7 +2,9 @@
 // (domain/aps/request.ts) against the university's internal document that the build wrote. The slug is
 // validated before any asset is named, so a body can never steer the Worker to another file. Documents
 // are kept parsed once per isolate and data version (functions/assets.ts).
-import { answerApsRequest, answerCompareRequest, type ApsIndex } from "../domain/aps/request.ts";
+import { answerApsRequest } from "../domain/aps/request.ts";
+import { answerCompareRequest } from "../domain/aps/compare.ts";
+import type { ApsIndex } from "../domain/aps/validation.ts";
 import { answerTargetsRequest } from "../domain/aps/targets.ts";
 import type { ApsUniversityDocument } from "../domain/aps/scheme.ts";
 import { paths } from "../lib/layout.ts";

@@ -6,9 +6,10 @@
 // (the revocation list is still checked on every request).
 import { createLocalJWKSet, errors as joseErrors, jwtVerify, type JWTPayload } from "jose";
 import { grants, parseScopeClaim, type RequiredScope } from "../domain/scopes.ts";
-import { claimShapeProblems, maxLifetimeDays, tokenKindOf, type TokenKind } from "../domain/tokens.ts";
-import { listSetting, type Env } from "./env.ts";
+import { claimShapeProblems, tokenKindOf, type TokenKind } from "../domain/tokens.ts";
+import type { Env } from "./env.ts";
 import { ApiError } from "./errors.ts";
+import { settingsOf } from "./settings.ts";
 
 /** A verified token: `kind` says secret (servers) or publishable (browsers on its origins), domain/tokens.ts. */
 export type Principal = { sub: string; jti: string; scopes: Set<string>; expiresAt: number; kind: TokenKind };
@@ -41,14 +42,31 @@ function headerText(text: string): string {
     .slice(0, 300);
 }
 
-function unauthorized(code: Unauthorized, message: string): ApiError {
-  return new ApiError(code, message, {
-    headers: { "www-authenticate": `${REALM}, error="invalid_token", error_description="${headerText(message)}"` },
-  });
+/** RFC 6750 section 3.1: the challenge carries an error code only when the request sent credentials. */
+function challenge(error: "invalid_token" | "invalid_request" | null, message: string): Record<string, string> {
+  if (error === null) return { "www-authenticate": REALM };
+  return { "www-authenticate": `${REALM}, error="${error}", error_description="${headerText(message)}"` };
 }
 
-function maxLifetimeSeconds(env: Env): number {
-  return maxLifetimeDays(env.TOKEN_MAX_LIFETIME_DAYS) * 86_400;
+function unauthorized(code: Unauthorized, message: string): ApiError {
+  return new ApiError(code, message, { headers: challenge(code === "missing_token" ? null : "invalid_token", message) });
+}
+
+/** A bearer credentials header (RFC 6750 section 2.1): the scheme, in any case (RFC 9110 section 11.1), and a token68. */
+const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]+=*)$/i;
+const JWT = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
+
+/** The request's bearer token: none is a 401 without an error code, a malformed header a 400 invalid_request. */
+function bearerToken(request: Request): string {
+  const header = request.headers.get("authorization");
+  if (header === null) throw unauthorized("missing_token", "This endpoint needs an Authorization: Bearer <token> header");
+  const token = BEARER.exec(header.trim())?.[1];
+  if (token === undefined) {
+    const message = "The Authorization header must be 'Bearer ' followed by a token";
+    throw new ApiError("invalid_request", message, { headers: challenge("invalid_request", message) });
+  }
+  if (!JWT.test(token)) throw unauthorized("invalid_token", "The bearer token must be a JWT (three base64url parts joined by dots)");
+  return token;
 }
 
 /** Checks jose leaves to us: a token may not be issued in the future, nor live longer than the maximum. */
@@ -58,21 +76,18 @@ function checkIssuedAt(payload: JWTPayload, env: Env, nowSeconds: number): void 
     throw unauthorized("invalid_token", `The token was issued in the future (iat ${iat} is ${iat - nowSeconds} s ahead of this server's clock)`);
   }
   const lifetime = (payload.exp ?? 0) - iat;
-  if (lifetime > maxLifetimeSeconds(env)) {
+  const maxLifetime = settingsOf(env).tokenMaxLifetimeSeconds;
+  if (lifetime > maxLifetime) {
     throw unauthorized(
       "invalid_token",
-      `The token is valid for ${Math.round(lifetime / 86_400)} days (exp - iat); this deployment accepts at most ${maxLifetimeSeconds(env) / 86_400} days`,
+      `The token is valid for ${Math.round(lifetime / 86_400)} days (exp - iat); this deployment accepts at most ${maxLifetime / 86_400} days`,
     );
   }
 }
 
-/** The verified principal of the request's bearer token; throws a 401 ApiError otherwise. */
+/** The verified principal of the request's bearer token; throws a 401 (400 for a malformed header) ApiError otherwise. */
 export async function authenticate(request: Request, env: Env, now = Date.now()): Promise<Principal> {
-  const header = request.headers.get("authorization");
-  if (header === null) throw unauthorized("missing_token", "This endpoint needs an Authorization: Bearer <token> header");
-  const match = /^Bearer ([A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+)$/.exec(header.trim());
-  if (!match?.[1]) throw unauthorized("invalid_token", "The Authorization header must be 'Bearer ' followed by a JWT");
-  const token = match[1];
+  const token = bearerToken(request);
 
   let principal = verified.get(token);
   if (principal && principal.expiresAt <= now) {
@@ -116,7 +131,7 @@ export async function authenticate(request: Request, env: Env, now = Date.now())
     }
     verified.set(token, principal);
   }
-  if (listSetting(env.REVOKED_JTIS).includes(principal.jti)) {
+  if (settingsOf(env).revokedJtis.has(principal.jti)) {
     throw unauthorized("token_revoked", "This token has been revoked");
   }
   return principal;

@@ -1,6 +1,6 @@
 // The ID parser, and the plumbing both computations (POST) share: JSON content type (415), a 16 KiB body limit
 // (413), well-formed JSON (400); then the pure domain modules do the work.
-import { parseIdNumber } from "../domain/id-number.ts";
+import { IdParseRequestSchema, parseIdNumber } from "../domain/id-number.ts";
 import { todayInJohannesburg } from "../lib/dates.ts";
 import { ApiError } from "./errors.ts";
 import { jsonResponse } from "./respond.ts";
@@ -56,12 +56,13 @@ export async function readJsonBody(request: Request): Promise<unknown> {
 }
 
 export function answerIdParse(body: unknown, now: Date): Response {
-  const idNumber = typeof body === "object" && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>).id_number : undefined;
-  if (typeof idNumber !== "string") {
+  // Anything but an object has no id_number: it is missing, as from an object without one.
+  const request = IdParseRequestSchema.safeParse(typeof body === "object" && body !== null && !Array.isArray(body) ? body : {});
+  if (!request.success) {
     throw new ApiError("invalid_id_request", "The body must be a JSON object with a string id_number", {
-      details: [{ path: "id_number", message: idNumber === undefined ? "is required" : "must be a string" }],
+      details: [{ path: "id_number", message: request.error.issues[0]?.message ?? "is required" }],
     });
   }
-  const parsed = parseIdNumber(idNumber, todayInJohannesburg(now));
+  const parsed = parseIdNumber(request.data.id_number, todayInJohannesburg(now));
   return jsonResponse(JSON.stringify({ data: parsed }), 200, { "cache-control": "no-store" });
 }

@@ -5,12 +5,13 @@
 import { DOCS_CONTENT_SECURITY_POLICY } from "../lib/public-documents.ts";
 import { fetchAsset, manifestOf } from "./assets.ts";
 import type { Env } from "./env.ts";
+import { settingsOf } from "./settings.ts";
 import type { Target } from "./route.ts";
 
 type DocumentTarget = Extract<Target, { kind: "public-document" | "redirect" }>;
 
 export async function servePublicDocument(target: DocumentTarget, request: Request, env: Env): Promise<Response> {
-  const cacheControl = `public, max-age=${Number(env.CACHE_MAX_AGE ?? 300)}`;
+  const cacheControl = `public, max-age=${settingsOf(env).cacheMaxAge}`;
   if (target.kind === "redirect")
     return new Response(null, { status: target.status, headers: { location: target.location, "cache-control": cacheControl } });
   const { document } = target;

@@ -8,6 +8,7 @@ import { itemAt, type FindIndexPart } from "../lib/find-index.ts";
 import { roundKm } from "../lib/geo.ts";
 import { paths, type Manifest } from "../lib/layout.ts";
 import type { Province } from "../schema/api.ts";
+import type { ResourceName } from "../schema/resources.ts";
 import { cachedJsonAsset } from "./assets.ts";
 import type { Env } from "./env.ts";
 import { ApiError } from "./errors.ts";
@@ -33,7 +34,7 @@ async function resolveProvinces(criteria: Criterion[], env: Env, manifest: Manif
 }
 
 /** The parts of a list's find index, parsed once per isolate and data version. */
-async function findIndexParts(env: Env, manifest: Manifest, resource: string): Promise<FindIndexPart[]> {
+async function findIndexParts(env: Env, manifest: Manifest, resource: ResourceName): Promise<FindIndexPart[]> {
   const entry = manifest.find?.[resource];
   if (!entry) throw new Error(`the manifest has no find index for ${resource}: rebuild dist/ with this version of the build`);
   const parts = await Promise.all(entry.parts.map((part) => cachedJsonAsset<FindIndexPart>(env, manifest, part.path)));
@@ -50,7 +51,7 @@ async function findIndexParts(env: Env, manifest: Manifest, resource: string): P
 export async function findPage(
   env: Env,
   manifest: Manifest,
-  resource: string,
+  resource: ResourceName,
   query: ListQuery,
   finish: (item: Record<string, unknown>) => unknown,
 ): Promise<string> {

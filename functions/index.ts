@@ -12,19 +12,15 @@
 // Every step throws an ApiError (functions/errors.ts) to answer with an error; it becomes the JSON error
 // body in one place (respond.ts). run_worker_first in wrangler.jsonc makes every request start here, so
 // no file is served unchecked.
-import type { Manifest } from "../lib/layout.ts";
-import { answerApsCalculator, answerApsCompare, answerApsTargets } from "./aps.ts";
-import { manifestOf } from "./assets.ts";
 import { authenticate, authorise, checkOrigin, type Principal } from "./authenticate.ts";
-import { answerIdParse, readJsonBody } from "./compute.ts";
 import { corsHeaders, isPreflight, preflightResponse } from "./cors.ts";
-import { servePublicDocument } from "./documents.ts";
+import { dispatch } from "./dispatch.ts";
 import type { Env } from "./env.ts";
 import { ApiError } from "./errors.ts";
-import { JSON_CONTENT_TYPE, responseForThrown } from "./respond.ts";
+import { responseForThrown } from "./respond.ts";
+import { settingsOf } from "./settings.ts";
 import { clientAddress, countRequest, rateLimited, rateLimitHeaders, type RateLimitClass, type RateLimitOutcome } from "./rate-limit.ts";
 import { matchRoute, type Route, type RouteMatch } from "./route.ts";
-import { prospectusDocumentUrl, serveGet } from "./serve.ts";
 
 /** What the steps learn about a request that every response to it reports: its accepted token and its counts. */
 type Gate = { principal: Principal | null; rateLimits: RateLimitOutcome[] };
@@ -44,19 +40,20 @@ export default {
 
 async function handle(request: Request, env: Env, gate: Gate): Promise<Response> {
   if (isPreflight(request)) return preflightResponse(request, env);
+  settingsOf(env); // a setting that does not parse answers every request 500 misconfigured
   const url = new URL(request.url);
   const match = matchRoute(request.method, url.pathname);
   if (match.kind === "route" && match.route.access === "public") {
     // The reference page's own files are not counted: one page load is one request (lib/public-documents.ts).
     const target = match.route.target;
     if (target.kind !== "public-document" || target.document.counted) await count(gate, env, "anonymous", clientAddress(request));
-    return servePublic(match.route, request, env);
+    return dispatch(target, { request, url, env });
   }
 
   const principal = await admit(request, env, gate);
   const route = routeOf(match, request, url);
   if (route.access !== "public") authorise(principal, route.access);
-  return answer(route, request, url, env);
+  return dispatch(route.target, { request, url, env });
 }
 
 /**
@@ -100,60 +97,6 @@ function routeOf(match: RouteMatch, request: Request, url: URL): Route {
     throw new ApiError("method_not_allowed", `${request.method} is not allowed here; use ${match.allow}`, { headers: { allow: match.allow } });
   }
   return match.route;
-}
-
-async function answer(route: Route, request: Request, url: URL, env: Env): Promise<Response> {
-  switch (route.target.kind) {
-    case "id-parse":
-      return answerIdParse(await readJsonBody(request), new Date());
-    case "aps":
-      return answerApsCalculator(await readJsonBody(request), env);
-    case "aps-compare":
-      return answerApsCompare(await readJsonBody(request), env);
-    case "aps-targets":
-      return answerApsTargets(await readJsonBody(request), env);
-    default: {
-      const manifest = await manifestOf(env);
-      return respondWithDocument(request, await serveGet(route.target, url, env, manifest), manifest, env);
-    }
-  }
-}
-
-/** A GET's JSON body with its validators: a strong ETag, 304 on a match, the data version and cache policy. */
-async function respondWithDocument(request: Request, body: string, manifest: Manifest, env: Env): Promise<Response> {
-  const etag = `"${await digest(body)}"`;
-  const headers = {
-    "content-type": JSON_CONTENT_TYPE,
-    etag,
-    "cache-control": `private, max-age=${Number(env.CACHE_MAX_AGE ?? 300)}`,
-    "x-data-version": manifest.data_version,
-    vary: "Authorization",
-  };
-  if (etagMatches(request.headers.get("if-none-match"), etag)) return new Response(null, { status: 304, headers });
-  return new Response(request.method === "HEAD" ? null : body, { status: 200, headers });
-}
-
-async function servePublic(route: Route, request: Request, env: Env): Promise<Response> {
-  // The OpenAPI document and the reference page (functions/documents.ts).
-  if (route.target.kind === "public-document" || route.target.kind === "redirect") return servePublicDocument(route.target, request, env);
-  if (route.target.kind !== "prospectus-document") throw new ApiError("not_found", "No such document");
-  const location = await prospectusDocumentUrl(env, route.target.path);
-  if (location === null) throw new ApiError("not_found", `No prospectus at ${route.target.path}`);
-  // No mirrored copy yet: send the browser to the university's own document.
-  return new Response(null, { status: 302, headers: { location, "cache-control": "public, max-age=3600" } });
-}
-
-async function digest(text: string): Promise<string> {
-  const hash = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
-  return [...new Uint8Array(hash).slice(0, 12)].map((b) => b.toString(16).padStart(2, "0")).join("");
-}
-
-function etagMatches(header: string | null, etag: string): boolean {
-  if (header === null) return false;
-  return header.split(",").some((candidate) => {
-    const value = candidate.trim();
-    return value === "*" || value === etag || value === `W/${etag}`;
-  });
 }
 
 function withHeaders(response: Response, headers: Record<string, string>): Response {

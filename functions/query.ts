@@ -7,17 +7,18 @@
 // What comes out is the page and the criteria lib/find.ts evaluates; none at all means the plain list.
 import type { Criterion } from "../lib/find.ts";
 import { parsePageRequest, type PageRequest } from "../lib/pagination.ts";
-import { DEFAULT_RADIUS_KM, isListResource, LIST_QUERY_PARAMETERS, type QueryParameter } from "../schema/query.ts";
+import { DEFAULT_RADIUS_KM } from "../schema/query.ts";
 import type { ErrorDetail } from "../schema/errors.ts";
+import type { Resource } from "../schema/resources.ts";
 import { ApiError } from "./errors.ts";
 
 export type ListQuery = { page: PageRequest; criteria: Criterion[]; radiusKm: number };
 
 const PAGINATION_MESSAGE = "page and per_page must be positive integers, per_page at most 100";
 
-export function parseListQuery(resource: string, params: URLSearchParams): ListQuery {
-  if (!isListResource(resource)) throw new Error(`schema/query.ts has no parameter table for ${resource}`);
-  const table = LIST_QUERY_PARAMETERS[resource] as Record<string, QueryParameter>;
+/** The list query of `resource`, read with the parameter table of its registry entry. */
+export function parseListQuery(resource: Resource, params: URLSearchParams): ListQuery {
+  const table = resource.definition.query;
   const accepted = Object.keys(table);
   const names = [...params.keys()];
 
@@ -26,7 +27,7 @@ export function parseListQuery(resource: string, params: URLSearchParams): ListQ
     const takes = accepted.length > 0 ? `takes only: ${accepted.join(", ")}` : "takes no query parameters";
     throw new ApiError(
       "unknown_parameter",
-      `Unknown query parameter${unknown.length > 1 ? "s" : ""} ${unknown.map((n) => `'${n}'`).join(", ")}: /v1/data/${resource} ${takes}`,
+      `Unknown query parameter${unknown.length > 1 ? "s" : ""} ${unknown.map((n) => `'${n}'`).join(", ")}: /v1/data/${resource.name} ${takes}`,
       {
         details: unknown.map((name) => ({ path: name, message: `is not a parameter of this endpoint, which ${takes}` })),
       },
@@ -40,7 +41,7 @@ export function parseListQuery(resource: string, params: URLSearchParams): ListQ
   if (pagingTwice.length > 0) throw new ApiError("invalid_pagination", PAGINATION_MESSAGE, { details: pagingTwice.map(once) });
   const page = parsePageRequest(params.get("page"), params.get("per_page"));
   if (Array.isArray(page)) {
-    throw new ApiError("invalid_pagination", PAGINATION_MESSAGE, { details: page.map((p) => ({ path: p.parameter, message: p.message })) });
+    throw new ApiError("invalid_pagination", PAGINATION_MESSAGE, { details: page });
   }
 
   const problems: ErrorDetail[] = repeated.filter((name) => !isPaging(name)).map(once);

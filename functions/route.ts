@@ -1,22 +1,12 @@
 // Routing: the request's method and path to one of SPEC.md's endpoints. Path parameters must match a
 // strict pattern before they are used to build a file path, so nothing a client sends (`..`, encoded
 // slashes, internal file names) can reach a file that is not a public document.
-import { ENDPOINT_SCOPES, type RequiredScope } from "../domain/scopes.ts";
-import { DOCS_PATH, PUBLIC_DOCUMENTS, type PublicDocument } from "../lib/public-documents.ts";
+import type { RequiredScope } from "../domain/scopes.ts";
+import { DOCS_PATH, PUBLIC_DOCUMENTS } from "../lib/public-documents.ts";
 import { PATTERN } from "../lib/vocabulary.ts";
+import { OPERATIONS, type Operation, type Target } from "../schema/operations.ts";
 
-export type Target =
-  | { kind: "list"; resource: string }
-  | { kind: "whole"; resource: string }
-  | { kind: "detail"; resource: string; key: string }
-  | { kind: "requirements"; id: string }
-  | { kind: "aps" }
-  | { kind: "aps-compare" }
-  | { kind: "aps-targets" }
-  | { kind: "id-parse" }
-  | { kind: "prospectus-document"; path: string }
-  | { kind: "public-document"; document: PublicDocument }
-  | { kind: "redirect"; location: string; status: 301 | 302 };
+export type { Target };
 
 /** "public": no token needed (documents a browser opens from a link, which cannot carry a bearer token). */
 type Access = RequiredScope | "public";
@@ -25,10 +15,9 @@ export type Route = { target: Target; access: Access };
 
 export type RouteMatch = { kind: "route"; route: Route } | { kind: "not-found" } | { kind: "method-not-allowed"; allow: string };
 
-const { slug: SLUG, uuid: UUID, opaqueId: OPAQUE } = PATTERN;
+const { slug: SLUG } = PATTERN;
 
 const READ = ["GET", "HEAD"] as const;
-const WRITE = ["POST"] as const;
 
 type Definition = {
   pattern: RegExp;
@@ -37,63 +26,29 @@ type Definition = {
   target: (m: RegExpExecArray) => Target;
 };
 
-function collection(resource: string, key: string, access: RequiredScope): Definition[] {
-  return [
-    { pattern: new RegExp(`^/v1/data/${resource}$`), methods: READ, access, target: () => ({ kind: "list", resource }) },
-    {
-      pattern: new RegExp(`^/v1/data/${resource}/(${key})$`),
-      methods: READ,
-      access,
-      target: (m) => ({ kind: "detail", resource, key: m[1] ?? "" }),
-    },
-  ];
+/**
+ * An operation's route: its path template with each `{name}` replaced by the parameter's pattern, its
+ * method (a GET answers HEAD too), its scope and its target. An operation whose path has a parameter
+ * without a pattern cannot be routed, and fails here, at start-up, not on a request.
+ */
+function routeOf(operation: Operation): Definition {
+  const names: string[] = [];
+  const source = operation.path.replace(/[.*+?^$()|[\]\\]/g, "\\$&").replace(/\{([a-z_]+)\}/g, (_, name: string) => {
+    const pattern = operation.pathPatterns?.[name];
+    if (pattern === undefined) throw new Error(`${operation.operationId}: the path parameter {${name}} has no pattern`);
+    names.push(name);
+    return `(${pattern})`;
+  });
+  return {
+    pattern: new RegExp(`^${source}$`),
+    methods: operation.method === "get" ? READ : ["POST"],
+    access: operation.scope,
+    target: (m) => operation.target(Object.fromEntries(names.map((name, i) => [name, m[i + 1] ?? ""]))),
+  };
 }
 
 export const ROUTES: Definition[] = [
-  ...collection("universities", SLUG, ENDPOINT_SCOPES.universities),
-  ...collection("qualifications", UUID, ENDPOINT_SCOPES.qualifications),
-  {
-    pattern: new RegExp(`^/v1/data/qualifications/(${UUID})/requirements$`),
-    methods: READ,
-    access: ENDPOINT_SCOPES.qualificationRequirements,
-    target: (m) => ({ kind: "requirements", id: m[1] ?? "" }),
-  },
-  { pattern: /^\/v1\/data\/subjects$/, methods: READ, access: ENDPOINT_SCOPES.subjects, target: () => ({ kind: "whole", resource: "subjects" }) },
-  { pattern: /^\/v1\/data\/aps-calculator$/, methods: WRITE, access: ENDPOINT_SCOPES.apsCalculator, target: () => ({ kind: "aps" }) },
-  {
-    pattern: /^\/v1\/data\/aps-calculator\/compare$/,
-    methods: WRITE,
-    access: ENDPOINT_SCOPES.apsCalculator,
-    target: () => ({ kind: "aps-compare" }),
-  },
-  {
-    pattern: /^\/v1\/data\/aps-calculator\/targets$/,
-    methods: WRITE,
-    access: ENDPOINT_SCOPES.apsCalculator,
-    target: () => ({ kind: "aps-targets" }),
-  },
-  ...collection("high-schools", OPAQUE, ENDPOINT_SCOPES.highSchools),
-  ...collection("bursaries", SLUG, ENDPOINT_SCOPES.bursaries),
-  {
-    pattern: /^\/v1\/data\/fields-of-study$/,
-    methods: READ,
-    access: ENDPOINT_SCOPES.fieldsOfStudy,
-    target: () => ({ kind: "whole", resource: "fields-of-study" }),
-  },
-  ...collection("postal-codes", OPAQUE, ENDPOINT_SCOPES.postalCodes),
-  { pattern: /^\/v1\/id\/parse$/, methods: WRITE, access: ENDPOINT_SCOPES.idParser, target: () => ({ kind: "id-parse" }) },
-  {
-    pattern: /^\/v1\/data\/prospectuses$/,
-    methods: READ,
-    access: ENDPOINT_SCOPES.prospectuses,
-    target: () => ({ kind: "list", resource: "prospectuses" }),
-  },
-  {
-    pattern: /^\/v1\/data\/provinces$/,
-    methods: READ,
-    access: ENDPOINT_SCOPES.provinces,
-    target: () => ({ kind: "whole", resource: "provinces" }),
-  },
+  ...OPERATIONS.map(routeOf),
   {
     pattern: new RegExp(`^/assets(/prospectuses/${SLUG}-\\d{4}(?:-${SLUG})?\\.pdf)$`),
     methods: READ,

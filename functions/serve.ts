@@ -1,80 +1,80 @@
-// Serving: the precomputed files in dist/ (the ASSETS binding) turned into response bodies. The build did
-// the work; here a list page is at most two chunk files sliced, a detail is one file (or one record picked
-// out of its bucket), and the envelope's meta comes from the manifest.
+// Serving: the precomputed files in dist/ (the ASSETS binding) turned into response bodies, one function
+// per kind of GET target (functions/index.ts dispatches). The build did the work; here a list page is at
+// most two chunk files sliced, a detail is one file (or one record picked out of its bucket), and the
+// envelope's meta comes from the manifest. Everything resource-specific comes from the registry entry the
+// target carries (schema/resources.ts).
 import { bucketOf } from "../lib/buckets.ts";
 import { paths, type Manifest, type ResourceManifest } from "../lib/layout.ts";
 import { chunksForPage, type PageRequest } from "../lib/pagination.ts";
-import { servedProspectus } from "../lib/prospectuses.ts";
 import { readAsset, readJsonAsset } from "./assets.ts";
 import type { Env } from "./env.ts";
 import { ApiError } from "./errors.ts";
 import { findPage } from "./find.ts";
 import { parseListQuery } from "./query.ts";
-import type { Target } from "./route.ts";
+import type { Resource, ResourceName, StoredItemOf } from "../schema/resources.ts";
 
-function resourceOf(manifest: Manifest, name: string): ResourceManifest {
+function resourceOf(manifest: Manifest, name: ResourceName): ResourceManifest {
   const resource = manifest.resources[name];
   if (!resource) throw new Error(`the manifest has no resource ${name}`);
   return resource;
 }
 
-/** Prospectus records carry a document path; the URL depends on the deployment's asset base. */
-function finishRecord(resource: string, record: unknown, assetBase: () => string): unknown {
-  if (resource !== "prospectuses") return record;
-  return servedProspectus(record as { document_path: string } & Record<string, unknown>, assetBase());
+/** A stored list record as served: the registry's `served` step (prospectuses: the document's URL). */
+function finisher(resource: Resource, url: URL, env: Env): (record: Record<string, unknown>) => unknown {
+  const served = resource.definition.served;
+  return served ? (record) => served(record, () => assetBaseOf(url, env)) : (record) => record;
 }
 
-async function listPage(env: Env, url: URL, manifest: Manifest, resourceName: string, request: PageRequest): Promise<string> {
+/** A page of a list's stored items, typed by the registry (the chunk files hold what build/records.ts stored). */
+async function listPage<N extends ResourceName>(env: Env, manifest: Manifest, resourceName: N, request: PageRequest): Promise<StoredItemOf<N>[]> {
   const resource = resourceOf(manifest, resourceName);
   const { chunks, offset, count } = chunksForPage(request, resource.total, resource.list?.chunk_size ?? 1);
-  const records: unknown[] = [];
-  for (const chunk of chunks) records.push(...((await readJsonAsset<unknown[]>(env, paths.listChunk(resourceName, chunk))) ?? []));
-  const assetBase = () => assetBaseOf(url, env);
-  const data = records.slice(offset, offset + count).map((r) => finishRecord(resourceName, r, assetBase));
-  return JSON.stringify({ data, meta: { total: resource.total, page: request.page, per_page: request.per_page } });
+  const records: StoredItemOf<N>[] = [];
+  for (const chunk of chunks) records.push(...((await readJsonAsset<StoredItemOf<N>[]>(env, paths.listChunk(resourceName, chunk))) ?? []));
+  return records.slice(offset, offset + count);
 }
 
-async function detail(env: Env, manifest: Manifest, resourceName: string, key: string): Promise<string> {
-  const resource = resourceOf(manifest, resourceName);
-  const notFound = () => new ApiError("not_found", `No ${resourceName} record with the key '${key}'`);
-  if (resource.detail?.kind === "buckets") {
-    const bucket = await readJsonAsset<Record<string, unknown>>(env, paths.bucket(resourceName, bucketOf(key, resource.detail.count)));
+/**
+ * A paginated list's page. Query parameters are read by the resource's table (schema/query.ts,
+ * functions/query.ts); with filters, a search or near, the page comes from the list's find index.
+ */
+export async function serveList(resource: Resource, url: URL, env: Env, manifest: Manifest): Promise<string> {
+  const query = parseListQuery(resource, url.searchParams);
+  const finish = finisher(resource, url, env);
+  if (query.criteria.length > 0) return findPage(env, manifest, resource.name, query, finish);
+  const data = (await listPage(env, manifest, resource.name, query.page)).map(finish);
+  const { page, per_page } = query.page;
+  return JSON.stringify({ data, meta: { total: resourceOf(manifest, resource.name).total, page, per_page } });
+}
+
+/** An unpaginated list, whole; it takes no parameters, so anything sent is a 400. */
+export async function serveWhole(resource: Resource, url: URL, env: Env): Promise<string> {
+  parseListQuery(resource, url.searchParams);
+  const body = await readAsset(env, paths.wholeList(resource.name));
+  if (body === null) throw new Error(`dist/ has no ${resource.name} list`);
+  return body;
+}
+
+/** One record by its key: its own file, or picked out of its bucket; 404 for an unknown key. */
+export async function serveDetail(resource: Resource, key: string, env: Env, manifest: Manifest): Promise<string> {
+  const stored = resourceOf(manifest, resource.name);
+  const notFound = () => new ApiError("not_found", `No ${resource.name} record with the key '${key}'`);
+  if (stored.detail?.kind === "buckets") {
+    const bucket = await readJsonAsset<Record<string, unknown>>(env, paths.bucket(resource.name, bucketOf(key, stored.detail.count)));
     const record = bucket?.[key];
     if (record === undefined) throw notFound();
     return JSON.stringify({ data: record });
   }
-  const body = await readAsset(env, paths.detail(resourceName, key));
+  const body = await readAsset(env, paths.detail(resource.name, key));
   if (body === null) throw notFound();
   return body;
 }
 
-/** The body of a GET, or an ApiError (400 for bad query parameters or pagination, 404 for an unknown key). */
-export async function serveGet(target: Target, url: URL, env: Env, manifest: Manifest): Promise<string> {
-  switch (target.kind) {
-    case "list": {
-      // Query parameters are read by the table in schema/query.ts (functions/query.ts); with filters, a
-      // search or near, the page comes from the list's find index (functions/find.ts).
-      const query = parseListQuery(target.resource, url.searchParams);
-      if (query.criteria.length === 0) return listPage(env, url, manifest, target.resource, query.page);
-      const assetBase = () => assetBaseOf(url, env);
-      return findPage(env, manifest, target.resource, query, (item) => finishRecord(target.resource, item, assetBase));
-    }
-    case "whole": {
-      parseListQuery(target.resource, url.searchParams); // takes no parameters: anything sent is a 400
-      const body = await readAsset(env, paths.wholeList(target.resource));
-      if (body === null) throw new Error(`dist/ has no ${target.resource} list`);
-      return body;
-    }
-    case "detail":
-      return detail(env, manifest, target.resource, target.key);
-    case "requirements": {
-      const body = await readAsset(env, paths.requirements(target.id));
-      if (body === null) throw new ApiError("not_found", `No qualification with the id '${target.id}'`);
-      return body;
-    }
-    default:
-      throw new Error(`serveGet cannot serve ${target.kind}`);
-  }
+/** A qualification's subject requirements; 404 for an unknown id. */
+export async function serveRequirements(id: string, env: Env): Promise<string> {
+  const body = await readAsset(env, paths.requirements(id));
+  if (body === null) throw new ApiError("not_found", `No qualification with the id '${id}'`);
+  return body;
 }
 
 const LOOPBACK_HOSTS = new Set(["127.0.0.1", "localhost", "[::1]"]);

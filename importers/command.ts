@@ -4,7 +4,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { UsageError } from "../lib/cli.ts";
 import { isRealDate } from "../lib/dates.ts";
-import { DATASETS, DEFAULT_OUT_DIR, type Dataset, type ImportOptions } from "./run.ts";
+import { DATASETS, DEFAULT_OUT_DIR, type Dataset, IMPORTERS, type ImportOptions } from "./run.ts";
 
 export { UsageError };
 
@@ -43,13 +43,17 @@ export function parseCommand(argv: readonly string[], today: string): CliCommand
   const verifiedOn = values["verified-on"] ?? today;
   if (!isRealDate(verifiedOn)) throw new UsageError(`--verified-on must be a real date written YYYY-MM-DD, not "${verifiedOn}"`);
   if (verifiedOn > today) throw new UsageError(`--verified-on ${verifiedOn} is in the future (today is ${today})`);
-  if (values.schools !== undefined && dataset !== "nsc") throw new UsageError("--schools goes with the nsc dataset only");
+  const importer = dataset === "all" ? null : IMPORTERS[dataset as Dataset];
+  if (values.schools !== undefined && !importer?.arguments.takesSchools) {
+    const takers = DATASETS.filter((d) => IMPORTERS[d].arguments.takesSchools).join(", ");
+    throw new UsageError(`--schools goes with the ${takers} dataset only`);
+  }
   if (dataset === "all") {
     if (inputs.length !== 1) throw new UsageError("all takes exactly one folder (with schools/, postal-codes/ and nsc/)");
     return { kind: "all", folder: path.resolve(inputs[0] as string), outDir, verifiedOn };
   }
   if (inputs.length === 0) throw new UsageError(`name the ${dataset} file(s) to import`);
-  if (dataset === "postal-codes" && inputs.length !== 1) throw new UsageError("postal-codes takes exactly one file");
+  if (importer?.arguments.oneFile && inputs.length !== 1) throw new UsageError(`${dataset} takes exactly one file`);
   return { kind: "import", dataset: dataset as Dataset, inputs, outDir, verifiedOn, ...(values.schools ? { schools: values.schools } : {}) };
 }
 

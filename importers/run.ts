@@ -20,16 +20,6 @@ const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), 
 /** The committed tables live in sources/: an import refreshes them there unless told otherwise. */
 export const DEFAULT_OUT_DIR = path.join(PROJECT_ROOT, "sources");
 
-export const DATASETS = ["schools", "postal-codes", "nsc"] as const;
-export type Dataset = (typeof DATASETS)[number];
-
-/** The table each import writes, in the output folder. */
-const OUTPUT_FILES: Record<Dataset, string> = {
-  schools: "high-schools.csv",
-  "postal-codes": "postal-codes.csv",
-  nsc: "nsc-results.csv",
-};
-
 export type ImportOptions = {
   dataset: Dataset;
   inputs: string[];
@@ -85,6 +75,29 @@ export type ImportResult = {
 /** What the schools import learnt about every NatEMIS number, for the NSC import that follows it. */
 export type ImportContext = { masterlist?: MasterlistIndex };
 
+/** What an importer read: the table's CSV text and rows, its report, and the report as printed. */
+type Imported = { text: string; rows: number; report: ImportResult["report"]; format: (outputFile: string, seconds: number) => string };
+
+/**
+ * One national dataset's importer: everything the import command, the nightly rebuild and the benchmarks need to
+ * know of it, so a new importer is one more entry in IMPORTERS (and its module) and they all take it.
+ */
+export type Importer = {
+  /** The table it writes, in the output folder (sources/ by default). */
+  table: string;
+  /** The import command's rules for its arguments: exactly one file or any number; whether --schools goes with it. */
+  arguments: { oneFile: boolean; takesSchools: boolean };
+  /** Its files in an upstream folder laid out like ../shared/data (`folder`/) and in nightly/upstream.json (`config`);
+   * `optional`: a run may have none, and the committed table is then kept. */
+  upstream: { folder: string; config: "schools" | "postal_codes" | "nsc"; optional: boolean };
+  /** What the import is called ("the postal code import"), what its rows are called, and its key in the nightly report. */
+  name: string;
+  rowsName: string;
+  reportKey: string;
+  /** Reads the files into the table; a file without the columns it needs stops the import (UnusableFilesError). */
+  read: (files: string[], options: ImportOptions, context: ImportContext) => Promise<Imported>;
+};
+
 function unusable(files: readonly { file: string; sheet: string | null; missingColumns: string[]; usable: boolean }[]): string[] {
   return files
     .filter((f) => !f.usable)
@@ -92,87 +105,122 @@ function unusable(files: readonly { file: string; sheet: string | null; missingC
 }
 
 async function highSchoolsTable(outDir: string): Promise<MasterlistIndex | undefined> {
-  const file = path.join(outDir, OUTPUT_FILES.schools);
+  const file = path.join(outDir, IMPORTERS.schools.table);
   if (!existsSync(file)) return undefined;
   const rows = parse(await readFile(file, "utf8"), { columns: true, skip_empty_lines: true }) as { emis_number: string; province_id: string }[];
   return masterlistFromHighSchools(rows);
 }
+
+/** The table of a read, with the source URL and the verified_on date on every row. */
+function tableText(columns: readonly string[], rows: readonly Record<string, unknown>[], sourceUrl: string, options: ImportOptions): string {
+  return toCsv(
+    columns,
+    rows.map((row) => ({ ...row, source_url: sourceUrl, verified_on: options.verifiedOn })),
+  );
+}
+
+function refuseUnusable(report: { files: Parameters<typeof unusable>[0] }): void {
+  const problems = unusable(report.files);
+  if (problems.length > 0) throw new UnusableFilesError(problems);
+}
+
+/** The masterlist the NSC report's schools are classified against: --schools, the schools import of this run, or the table. */
+async function masterlistFor(options: ImportOptions, context: ImportContext) {
+  if (options.schools && options.schools.length > 0) {
+    const schoolFiles = await expandInputs(options.schools);
+    return { index: (await importSchoolFiles(schoolFiles)).masterlist, against: "masterlist" as const };
+  }
+  if (context.masterlist) return { index: context.masterlist, against: "masterlist" as const };
+  const table = await highSchoolsTable(options.outDir);
+  return table ? { index: table, against: "high-schools table" as const } : undefined;
+}
+
+/** The importers, in the order a national run imports them (the schools first: the NSC import classifies against them). */
+export const IMPORTERS = {
+  schools: {
+    table: "high-schools.csv",
+    arguments: { oneFile: false, takesSchools: false },
+    upstream: { folder: "schools", config: "schools", optional: false },
+    name: "schools",
+    rowsName: "schools",
+    reportKey: "schools",
+    read: async (files, options, context) => {
+      const { rows, report, masterlist } = await importSchoolFiles(files);
+      refuseUnusable(report);
+      context.masterlist = masterlist;
+      const text = tableText(HIGH_SCHOOL_COLUMNS, rows, DBE_SOURCE_URL, options);
+      return { text, rows: rows.length, report, format: (file, seconds) => formatSchoolsReport(report, file, seconds) };
+    },
+  },
+  "postal-codes": {
+    table: "postal-codes.csv",
+    arguments: { oneFile: true, takesSchools: false },
+    upstream: { folder: "postal-codes", config: "postal_codes", optional: false },
+    name: "postal code",
+    rowsName: "postal codes",
+    reportKey: "postal_codes",
+    read: async (files, options) => {
+      const { rows, report } = await importPostalCodeFiles(files);
+      refuseUnusable(report);
+      const text = tableText(POSTAL_CODE_COLUMNS, rows, SAPO_SOURCE_URL, options);
+      return { text, rows: rows.length, report, format: (file, seconds) => formatPostalReport(report, file, seconds) };
+    },
+  },
+  nsc: {
+    table: "nsc-results.csv",
+    arguments: { oneFile: false, takesSchools: true },
+    upstream: { folder: "nsc", config: "nsc", optional: true },
+    name: "NSC results",
+    rowsName: "NSC school-years",
+    reportKey: "nsc_results",
+    read: async (files, options, context) => {
+      const nscFiles = [];
+      for (const file of files) nscFiles.push(...(await readNscFile(file)));
+      const { rows, report } = importNscFiles(nscFiles, await masterlistFor(options, context));
+      refuseUnusable(report);
+      const text = tableText(NSC_RESULT_COLUMNS, rows, NSC_SOURCE_URL, options);
+      return { text, rows: rows.length, report, format: (file, seconds) => formatNscReport(report, file, seconds) };
+    },
+  },
+} satisfies Record<string, Importer>;
+
+export type Dataset = keyof typeof IMPORTERS;
+export const DATASETS = Object.keys(IMPORTERS) as Dataset[];
 
 /** Runs one import; `context` carries the schools import's masterlist to the NSC import in the same run. */
 export async function runImport(options: ImportOptions, context: ImportContext = {}): Promise<ImportResult> {
   const started = performance.now();
   const files = await expandInputs(options.inputs);
   if (files.length === 0) throw new InputError(`no .xlsx, .csv, .txt or .json file in ${options.inputs.join(", ")}`);
-  const outputFile = path.join(options.outDir, OUTPUT_FILES[options.dataset]);
-  const provenance = { verified_on: options.verifiedOn };
-  const finish = async (text: string, rows: number, report: ImportResult["report"], format: (seconds: number) => string): Promise<ImportResult> => {
-    let written = false;
-    const write = async () => {
-      if (written) return;
-      await writeFileAtomically(outputFile, text);
-      written = true;
-    };
-    if (options.write !== false) await write();
-    const seconds = (performance.now() - started) / 1000;
-    return { dataset: options.dataset, outputFile, write, rows, seconds, reportText: format(seconds), report };
+  const importer: Importer = IMPORTERS[options.dataset];
+  const outputFile = path.join(options.outDir, importer.table);
+  const { text, rows, report, format } = await importer.read(files, options, context);
+  let written = false;
+  const write = async () => {
+    if (written) return;
+    await writeFileAtomically(outputFile, text);
+    written = true;
   };
-
-  if (options.dataset === "schools") {
-    const { rows, report, masterlist } = await importSchoolFiles(files);
-    const problems = unusable(report.files);
-    if (problems.length > 0) throw new UnusableFilesError(problems);
-    context.masterlist = masterlist;
-    const text = toCsv(
-      HIGH_SCHOOL_COLUMNS,
-      rows.map((row) => ({ ...row, source_url: DBE_SOURCE_URL, ...provenance })),
-    );
-    return finish(text, rows.length, report, (seconds) => formatSchoolsReport(report, outputFile, seconds));
-  }
-  if (options.dataset === "postal-codes") {
-    const { rows, report } = await importPostalCodeFiles(files);
-    const problems = unusable(report.files);
-    if (problems.length > 0) throw new UnusableFilesError(problems);
-    const text = toCsv(
-      POSTAL_CODE_COLUMNS,
-      rows.map((row) => ({ ...row, source_url: SAPO_SOURCE_URL, ...provenance })),
-    );
-    return finish(text, rows.length, report, (seconds) => formatPostalReport(report, outputFile, seconds));
-  }
-
-  const nscFiles = [];
-  for (const file of files) nscFiles.push(...(await readNscFile(file)));
-  let masterlist: { index: MasterlistIndex; against: "masterlist" | "high-schools table" } | undefined;
-  if (options.schools && options.schools.length > 0) {
-    const schoolFiles = await expandInputs(options.schools);
-    masterlist = { index: (await importSchoolFiles(schoolFiles)).masterlist, against: "masterlist" };
-  } else if (context.masterlist) {
-    masterlist = { index: context.masterlist, against: "masterlist" };
-  } else {
-    const table = await highSchoolsTable(options.outDir);
-    if (table) masterlist = { index: table, against: "high-schools table" };
-  }
-  const { rows, report } = importNscFiles(nscFiles, masterlist);
-  const problems = unusable(report.files);
-  if (problems.length > 0) throw new UnusableFilesError(problems);
-  const text = toCsv(
-    NSC_RESULT_COLUMNS,
-    rows.map((row) => ({ ...row, source_url: NSC_SOURCE_URL, ...provenance })),
-  );
-  return finish(text, rows.length, report, (seconds) => formatNscReport(report, outputFile, seconds));
+  if (options.write !== false) await write();
+  const seconds = (performance.now() - started) / 1000;
+  return { dataset: options.dataset, outputFile, write, rows, seconds, reportText: format(outputFile, seconds), report };
 }
 
-/** The national files of one run: the masterlist workbooks, the postal code list, the NSC report. */
-export type NationalFiles = { schools: string[]; postalCodes: string; nsc: string[] };
-/** `nsc` is null when the run had no NSC report file: the NSC table already there is left as it is. */
-export type NationalImport = { schools: ImportResult; postalCodes: ImportResult; nsc: ImportResult | null };
+/** The national files of one run, by dataset: the masterlist workbooks, the postal code list, the NSC report. */
+export type NationalFiles = Record<Dataset, string[]>;
+/** An optional dataset (the NSC report) is null when the run had none of its files: its table is left as it is. */
+export type NationalImport = Record<Dataset, ImportResult | null>;
 
-/** All three imports into outDir, the schools first so the NSC report is classified against their masterlist.
- * The tables are written only when all three imports succeed: a failure leaves every table as it was. */
+/** Every import into outDir, in the order of IMPORTERS (the schools first, so the NSC report is classified against
+ * their masterlist). The tables are written only when all succeed: a failure leaves every table as it was. */
 export async function importNational(files: NationalFiles, outDir: string, verifiedOn: string): Promise<NationalImport> {
   const context: ImportContext = {};
-  const schools = await runImport({ dataset: "schools", inputs: files.schools, outDir, verifiedOn, write: false }, context);
-  const postalCodes = await runImport({ dataset: "postal-codes", inputs: [files.postalCodes], outDir, verifiedOn, write: false });
-  const nsc = files.nsc.length === 0 ? null : await runImport({ dataset: "nsc", inputs: files.nsc, outDir, verifiedOn, write: false }, context);
-  for (const result of [schools, postalCodes, nsc]) await result?.write();
-  return { schools, postalCodes, nsc };
+  const results = {} as NationalImport;
+  for (const dataset of DATASETS) {
+    const inputs = files[dataset];
+    const skipped = inputs.length === 0 && IMPORTERS[dataset].upstream.optional;
+    results[dataset] = skipped ? null : await runImport({ dataset, inputs, outDir, verifiedOn, write: false }, context);
+  }
+  for (const result of Object.values(results)) await result?.write();
+  return results;
 }

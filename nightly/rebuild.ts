@@ -16,7 +16,7 @@ import { formatProblem } from "../build/problems.ts";
 import { todayInJohannesburg } from "../lib/dates.ts";
 import { UnreadableFileError } from "../importers/read-table.ts";
 import { writeFileAtomically } from "../importers/output.ts";
-import { UnusableFilesError } from "../importers/run.ts";
+import { DATASETS, IMPORTERS, UnusableFilesError } from "../importers/run.ts";
 import { WRANGLER_OFFLINE_ENV } from "../lib/wrangler-env.ts";
 import { loadUpstreamConfig, type UpstreamConfig } from "./config.ts";
 import { diffBuilds, type BuildDiff } from "./diff.ts";
@@ -227,19 +227,15 @@ async function importTables(run: Run, upstream: UpstreamFiles): Promise<{ folder
     const problems = error instanceof UnusableFilesError ? error.problems : [error.message];
     return stop(run, "refused", ...problems.map((problem) => `unusable upstream file: ${problem}`));
   }
-  const { schools, postalCodes: postal, nsc } = imports;
+  const results = DATASETS.map((dataset) => ({ importer: IMPORTERS[dataset], result: imports[dataset] }));
   run.log(
-    `import    ${schools.rows} schools, ${postal.rows} postal codes, ${nsc === null ? "no NSC report (nsc-results.csv kept)" : `${nsc.rows} NSC school-years`}`,
+    `import    ${results.map(({ importer, result }) => (result === null ? `no ${importer.name} files (${importer.table} kept)` : `${result.rows} ${importer.rowsName}`)).join(", ")}`,
   );
-  report.imported = { schools: schools.rows, postal_codes: postal.rows, nsc_results: nsc?.rows ?? null };
+  report.imported = Object.fromEntries(results.map(({ importer, result }) => [importer.reportKey, result?.rows ?? null]));
   for (const name of await keepUnchangedTables(folder, options.sourcesDir))
     report.notes.push(`${name}: the upstream states what the committed table does; kept with its verified_on`);
-  report.import_reports = [schools, postal, ...(nsc ? [nsc] : [])].map((result) => result.reportText);
-  const empty = [
-    ...(schools.rows === 0 ? ["the schools import produced no rows"] : []),
-    ...(postal.rows === 0 ? ["the postal code import produced no rows"] : []),
-    ...(nsc !== null && nsc.rows === 0 ? ["the NSC results import produced no rows"] : []),
-  ];
+  report.import_reports = results.flatMap(({ result }) => (result ? [result.reportText] : []));
+  const empty = results.flatMap(({ importer, result }) => (result?.rows === 0 ? [`the ${importer.name} import produced no rows`] : []));
   if (empty.length > 0) stop(run, "refused", ...empty);
   return { folder, imports };
 }

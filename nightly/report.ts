@@ -2,6 +2,7 @@
 // scripts) whether the rebuild published, was refused or failed.
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
+import { DATASETS, IMPORTERS } from "../importers/run.ts";
 import type { BuildDiff } from "./diff.ts";
 
 type RebuildStatus = "published" | "refused" | "failed";
@@ -10,7 +11,8 @@ export type RebuildReport = {
   status: RebuildStatus;
   started_at: string;
   upstream: string | null;
-  imported: { schools: number; postal_codes: number; nsc_results: number | null } | null;
+  /** Rows imported, by each importer's reportKey (schools, postal_codes, nsc_results); null: it had no files. */
+  imported: Record<string, number | null> | null;
   /** The importers' own reports (rows kept, dropped by reason, repairs, the NSC join). */
   import_reports: string[];
   /** The committed tables in sources/ that the publication refreshed (their content changed). */
@@ -30,9 +32,13 @@ export function formatReport(report: RebuildReport): string {
   lines.push(`- started: ${report.started_at}`);
   if (report.upstream) lines.push(`- upstream: ${report.upstream}`);
   if (report.imported) {
-    const nsc =
-      report.imported.nsc_results === null ? "no NSC report (the committed results kept)" : `${n(report.imported.nsc_results)} NSC school-years`;
-    lines.push(`- imported: ${n(report.imported.schools)} schools, ${n(report.imported.postal_codes)} postal codes, ${nsc}`);
+    const imported = report.imported;
+    const counts = DATASETS.map((dataset) => {
+      const { reportKey, rowsName, name, table } = IMPORTERS[dataset];
+      const rows = imported[reportKey] ?? null;
+      return rows === null ? `no ${name} files (the committed ${table} kept)` : `${n(rows)} ${rowsName}`;
+    });
+    lines.push(`- imported: ${counts.join(", ")}`);
   }
   if (report.status === "published") {
     lines.push(

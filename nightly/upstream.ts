@@ -5,7 +5,7 @@
 import { existsSync } from "node:fs";
 import { mkdir, stat } from "node:fs/promises";
 import path from "node:path";
-import { expandInputs, importNational, InputError, type NationalFiles, type NationalImport } from "../importers/run.ts";
+import { DATASETS, expandInputs, IMPORTERS, importNational, InputError, type NationalFiles, type NationalImport } from "../importers/run.ts";
 import type { UpstreamConfig, UpstreamFile } from "./config.ts";
 import { downloadFile, type DownloadOptions } from "./download.ts";
 
@@ -37,14 +37,20 @@ async function filesIn(folder: string, what: string, optional = false): Promise<
   return files;
 }
 
-/** The files of a local upstream folder laid out like ../shared/data: schools/, one file in postal-codes/, nsc/. */
+/** The files of a local upstream folder laid out like ../shared/data: each importer's folder (schools/, postal-codes/,
+ * nsc/), holding exactly one file where its command takes one. */
 export async function localUpstream(folder: string): Promise<UpstreamFiles> {
   const dir = path.resolve(folder);
-  const schools = await filesIn(path.join(dir, "schools"), "schools/");
-  const postal = await filesIn(path.join(dir, "postal-codes"), "postal-codes/");
-  if (postal.length !== 1) throw new InputError(`expected exactly one postal code file in ${path.join(dir, "postal-codes")}, found ${postal.length}`);
-  const nsc = await filesIn(path.join(dir, "nsc"), "nsc/", true);
-  return { schools, postalCodes: postal[0] as string, nsc, origin: dir };
+  const files = { origin: dir } as UpstreamFiles;
+  for (const dataset of DATASETS) {
+    const { upstream, arguments: rules, name } = IMPORTERS[dataset];
+    const found = await filesIn(path.join(dir, upstream.folder), `${upstream.folder}/`, upstream.optional);
+    if (rules.oneFile && found.length !== 1) {
+      throw new InputError(`expected exactly one ${name} file in ${path.join(dir, upstream.folder)}, found ${found.length}`);
+    }
+    files[dataset] = found;
+  }
+  return files;
 }
 
 /**
@@ -85,7 +91,7 @@ export async function gatherUpstream(options: GatherOptions): Promise<UpstreamFi
     }
     const files = await localUpstream(options.upstreamDir);
     options.log(
-      `upstream  ${files.origin} (EDU_UPSTREAM_DIR): ${files.schools.length} schools file(s), 1 postal code file, ${files.nsc.length} NSC report file(s)`,
+      `upstream  ${files.origin} (EDU_UPSTREAM_DIR): ${DATASETS.map((d) => `${files[d].length} ${IMPORTERS[d].upstream.folder} file(s)`).join(", ")}`,
     );
     return files;
   }
@@ -112,10 +118,11 @@ export async function gatherUpstream(options: GatherOptions): Promise<UpstreamFi
     return target;
   };
   // One at a time: the DBE's server is slow and shared, and the files are small.
-  const schools: string[] = [];
-  for (const entry of options.config.schools.files) schools.push(await fetchOne(entry, "schools"));
-  const postalCodes = await fetchOne(options.config.postal_codes.files[0] as UpstreamFile, "postal-codes");
-  const nsc: string[] = [];
-  for (const entry of options.config.nsc?.files ?? []) nsc.push(await fetchOne(entry, "nsc"));
-  return { schools, postalCodes, nsc, origin: "nightly/upstream.json" };
+  const files = { origin: "nightly/upstream.json" } as UpstreamFiles;
+  for (const dataset of DATASETS) {
+    const { upstream } = IMPORTERS[dataset];
+    files[dataset] = [];
+    for (const entry of options.config[upstream.config]?.files ?? []) files[dataset].push(await fetchOne(entry, upstream.folder));
+  }
+  return files;
 }

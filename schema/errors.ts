@@ -6,6 +6,8 @@ export const ERROR_STATUS = {
   invalid_parameter: 400,
   unknown_parameter: 400,
   malformed_json: 400,
+  /** RFC 6750 section 3.1: an Authorization header that is not `Bearer <token>`. */
+  invalid_request: 400,
   missing_token: 401,
   invalid_token: 401,
   token_expired: 401,
@@ -33,4 +35,4 @@ export function codesWithStatus(status: number): ErrorCode[] {
   return ERROR_CODES.filter((code) => ERROR_STATUS[code] === status);
 }
 
-export type ErrorDetail = { path: string; message: string };
+export type { ErrorDetail } from "../lib/error-detail.ts";

@@ -10,7 +10,7 @@ import { ENDPOINT_SCOPES, isPublishableScope } from "../domain/scopes.ts";
 import { DOCS_PATH, EXAMPLE_ORIGIN, OPENAPI_PATH } from "../lib/public-documents.ts";
 import { errorBodyWith } from "./api.ts";
 import { codesWithStatus, ERROR_STATUS, type ErrorCode } from "./errors.ts";
-import { AUTH_ERROR_STATUSES, NAMED_SCHEMAS, OPERATIONS, type Example, type ExampleSource, type Operation } from "./operations.ts";
+import { AUTH_ERROR_CODES, AUTH_ERROR_STATUSES, NAMED_SCHEMAS, OPERATIONS, type Example, type ExampleSource, type Operation } from "./operations.ts";
 
 type Json = Record<string, unknown>;
 
@@ -58,7 +58,7 @@ const HEADERS: Json = {
   XDataVersion: { description: "The data build that served the answer (changes when any published data changes).", schema: { type: "string" } },
   WWWAuthenticate: {
     description:
-      'RFC 6750: `Bearer realm="sa-edu-data-api", error="invalid_token", error_description="…"`; on 403 `error="insufficient_scope", scope="<needed>"`.',
+      'RFC 6750: `Bearer realm="sa-edu-data-api", error="invalid_token", error_description="…"`; without an Authorization header only `Bearer realm="sa-edu-data-api"`; on 403 `error="insufficient_scope", scope="<needed>"`.',
     schema: { type: "string" },
   },
   RateLimit: {
@@ -100,6 +100,7 @@ function errorCodesByStatus(operation: Operation): Map<number, ErrorCode[]> {
     byStatus.set(status, (byStatus.get(status) ?? new Set()).add(code));
   };
   for (const status of AUTH_ERROR_STATUSES) codesWithStatus(status).forEach(add);
+  AUTH_ERROR_CODES.forEach(add);
   operation.errors.forEach(add);
   return new Map([...byStatus].sort(([a], [b]) => a - b).map(([status, codes]) => [status, [...codes].sort()]));
 }
@@ -274,7 +275,7 @@ On this page: choose **Authorize**, paste the token, then **Try it out** on any 
 ## Responses
 
 - Every body is JSON: \`{"data": …}\`, and lists add \`"meta"\`: \`{total, page, per_page}\` on paginated lists (\`page\` from 1, \`per_page\` 1 to 100, default 20), \`{total}\` on whole lists.
-- Errors: \`{"error": {"status", "code", "message", "details"?}}\`. Branch on \`code\`; \`details\` lists field problems as \`{path, message}\`. Without a valid token every path answers 401, known or not.
+- Errors: \`{"error": {"status", "code", "message", "details"?}}\`. Branch on \`code\`; \`details\` lists field problems as \`{path, message}\`. Without a valid token every path answers 401, known or not (400 \`invalid_request\` when the \`Authorization\` header is not \`Bearer <token>\`; the scheme's case does not matter).
 - Empty values are \`null\`, never left out. Records may gain fields in later versions (never lose or rename them): ignore fields you do not know.
 - GET answers carry a strong \`ETag\` (send it back in \`If-None-Match\` for a \`304\`), \`Cache-Control\` and \`X-Data-Version\`.
 

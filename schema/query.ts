@@ -300,19 +300,15 @@ export const LIST_QUERY_PARAMETERS = {
 
 export type ListResource = keyof typeof LIST_QUERY_PARAMETERS;
 
-export function isListResource(resource: string): resource is ListResource {
-  return Object.hasOwn(LIST_QUERY_PARAMETERS, resource);
-}
-
 /** A list's parameters as [name, definition] pairs, in the table's order. */
 export function listParameters(resource: ListResource): [string, QueryParameter][] {
   return Object.entries(LIST_QUERY_PARAMETERS[resource] as Record<string, QueryParameter>);
 }
 
 /** The index columns a list's parameters read: the build checks its index has every one. */
-export function columnsRead(resource: ListResource): string[] {
+export function columnsRead(parameters: Readonly<Record<string, QueryParameter>>): string[] {
   const columns = new Set<string>();
-  for (const [, { match }] of listParameters(resource)) {
+  for (const { match } of Object.values(parameters)) {
     if ("column" in match) columns.add(match.column);
     if ("columns" in match) for (const c of match.columns) columns.add(c);
     if (match.kind === "near") columns.add(match.latitude).add(match.longitude);

@@ -41,7 +41,11 @@ async function main(argv: readonly string[]): Promise<number> {
     }
     if (command.kind === "all") {
       const result = await importNational(await localUpstream(command.folder), command.outDir, command.verifiedOn);
-      console.log([result.schools, result.postalCodes, result.nsc].flatMap((r) => (r ? [r.reportText] : [])).join("\n\n"));
+      console.log(
+        Object.values(result)
+          .flatMap((r) => (r ? [r.reportText] : []))
+          .join("\n\n"),
+      );
       return 0;
     }
     console.log((await runImport(command)).reportText);

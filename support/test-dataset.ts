@@ -14,7 +14,7 @@ export const TEST_DIST = path.join(ROOT, ".test-dist");
 export const FIXTURE_UPSTREAM = path.join(ROOT, "test", "fixtures", "upstream");
 
 /** The folders whose change makes a built data set stale: the tables and the code that builds them. */
-const BUILT_FROM = ["sources", "build", "domain", "lib"].map((folder) => path.join(ROOT, folder));
+const BUILT_FROM = ["sources", "build", "domain", "lib", "schema"].map((folder) => path.join(ROOT, folder));
 
 /** Whether a file the data set is built from changed after it was built (a test run alone after a pull or an edit
  * would otherwise read an old build). */

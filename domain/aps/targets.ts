@@ -15,19 +15,12 @@
 // the APS part is filled from a state by raising the subject that adds most per point; such a fill is a candidate
 // weighed by its total cost. The search stops after MAX_STATES states: it then answers with the best change it found
 // (the reason says so) or, with none found, reachable null.
-import {
-  type ApsErrorDetail,
-  type ApsResponse,
-  checkMarks,
-  checkUniversity,
-  describe,
-  invalid,
-  isObject,
-  judgeAlone,
-  type Loader,
-  schemeOf,
-} from "./request.ts";
-import type { ApsQualification, ApsScheme, ApsUniversityDocument, Mark } from "./scheme.ts";
+import type { ErrorDetail } from "../../lib/error-detail.ts";
+import { type ApsResponse, checkMarks, checkUniversity, invalid, type Loader } from "./validation.ts";
+import { describe, isObject } from "./values.ts";
+import { judgeAlone, schemeOf } from "./judging.ts";
+import type { ApsQualification, ApsUniversityDocument, Mark } from "./scheme.ts";
+import { type Breakpoints, breakpointsOf, costOfScore, curveOf, type PointsCurve, rise } from "./target-curves.ts";
 import { passRank } from "../nsc-pass.ts";
 import { UUID } from "../../lib/vocabulary.ts";
 import { z } from "zod";
@@ -60,78 +53,6 @@ type Target = z.infer<typeof TargetSchema>;
 export type TargetsResult = z.infer<typeof TargetsResultSchema>;
 
 const percent = (p: number) => `${Math.round(p * 100) / 100}%`;
-
-/** The marks at which some rule's outcome can change for this subject, on this programme's scheme, by what they
- * serve: a requirement's minimum (of any option naming it, or a rule whose class holds it), or the score (an edge of
- * its scale's bands, a bonus). `linear`: its scale scores every percentage point. */
-type Breakpoints = { requirement: number[]; score: number[]; linear: boolean };
-
-function breakpointsOf(document: ApsUniversityDocument, q: ApsQualification, slug: string): Breakpoints {
-  const requirement = new Set<number>();
-  for (const r of q.requirements) if (r.subject_slug === slug) requirement.add(r.min_percentage);
-  for (const g of q.general_requirements ?? []) if ((document.rule_subjects?.[g.rule] ?? []).includes(slug)) requirement.add(g.min_percentage);
-  const scheme = schemeOf(document, q);
-  const score = new Set<number>();
-  let linear = false;
-  for (const scale of scheme.scales) {
-    if (scale.subjects !== null && !scale.subjects.includes(slug)) continue;
-    for (const band of scale.bands) {
-      score.add(band.from);
-      if (band.points_per_percent !== null) linear = true;
-    }
-  }
-  for (const bonus of scheme.bonuses) if (bonus.subjects.includes(slug)) score.add(bonus.from);
-  const sorted = (set: Set<number>) => [...set].filter((m) => m > 0 && m <= 100).sort((a, b) => a - b);
-  return { requirement: sorted(requirement), score: sorted(score), linear };
-}
-
-/** How a subject's points rise with its mark on a scheme: its scale's points at each whole percentage 0..100, and
- * the bonuses it can earn (mark, points). */
-type PointsCurve = { points: Float64Array; bonuses: { from: number; points: number }[] };
-
-function curveOf(scheme: ApsScheme, slug: string): PointsCurve {
-  const scale = scheme.scales.find((s) => s.subjects?.includes(slug)) ?? scheme.scales.find((s) => s.subjects === null);
-  const points = new Float64Array(101);
-  for (let p = 0; p <= 100; p++) {
-    const band = scale?.bands.find((b) => b.from <= p && p <= b.to);
-    points[p] = band === undefined ? 0 : (band.points ?? p * (band.points_per_percent ?? 0));
-  }
-  return { points, bonuses: scheme.bonuses.filter((b) => b.subjects.includes(slug)).map((b) => ({ from: b.from, points: b.points })) };
-}
-
-/**
- * A lower bound on the percentage points that still raise the score by `missing` (A* search's heuristic): every
- * step up of every subject's points (the next mark where they rise, and the gain there) as if each counted and each
- * could be taken alone, cheapest per point first, a fraction of the last. Relaxing the order of a subject's steps and
- * which subjects count only makes it cheaper, so it never says more than the truth.
- */
-function costOfScore(curves: readonly PointsCurve[], values: readonly number[], missing: number, perPlace: number): number {
-  if (missing <= 0) return 0;
-  const steps: { cost: number; gain: number }[] = [];
-  curves.forEach((curve, i) => {
-    const from = values[i] as number;
-    let at = from;
-    let points = curve.points[Math.floor(from)] as number;
-    for (let p = Math.floor(from) + 1; p <= 100; p++) {
-      const gain = (curve.points[p] as number) - points;
-      if (gain > 1e-12) {
-        steps.push({ cost: p - at, gain: gain / perPlace });
-        at = p;
-        points = curve.points[p] as number;
-      }
-    }
-    for (const b of curve.bonuses) if (b.from > from) steps.push({ cost: b.from - from, gain: b.points / perPlace });
-  });
-  steps.sort((a, b) => a.cost / a.gain - b.cost / b.gain);
-  let cost = 0;
-  let left = missing;
-  for (const step of steps) {
-    if (step.gain >= left) return cost + (step.cost * left) / step.gain;
-    cost += step.cost;
-    left -= step.gain;
-  }
-  return Number.POSITIVE_INFINITY;
-}
 
 /** What a judged state still misses, in the terms the search's bound reads: the single-subject minimums not met
  * (by the learner's subject index) and the score missing on the scheme. */
@@ -205,13 +126,6 @@ function stillToRaise(
     bound = Math.max(bound, gaps.length < needed ? Number.POSITIVE_INFINITY : gaps.slice(0, needed).reduce((a, b) => a + b, 0));
   }
   return Math.max(bound, costOfScore(curves, values, shortfall.missingScore - rose, perPlace));
-}
-
-/** How much subject i's points (scale and bonuses) rise from mark a to mark b, over the places averaged. */
-function rise(curve: PointsCurve, a: number, b: number, perPlace: number): number {
-  let points = (curve.points[Math.floor(b)] as number) - (curve.points[Math.floor(a)] as number);
-  for (const bonus of curve.bonuses) if (bonus.from > a && bonus.from <= b) points += bonus.points;
-  return points / perPlace;
 }
 
 type State = { cost: number; estimate: number; changed: number; values: number[]; last: number; goal: boolean };
@@ -426,10 +340,10 @@ export async function answerTargetsRequest(
   loadUniversity: Loader,
   universityOf: (qualificationId: string) => Promise<string | null>,
 ): Promise<ApsResponse<TargetsResult>> {
-  const refuse = (details: ApsErrorDetail[]) => invalid(details) as ApsResponse<TargetsResult>;
+  const refuse = (details: ErrorDetail[]) => invalid(details) as ApsResponse<TargetsResult>;
   if (!isObject(body))
     return refuse([{ path: "body", message: `must be a JSON object with marks and qualification_id or university_slug, not ${describe(body)}` }]);
-  const details: ApsErrorDetail[] = [];
+  const details: ErrorDetail[] = [];
   for (const key of Object.keys(body))
     if (!FIELDS.includes(key)) details.push({ path: key, message: `is not a field of this request (${FIELDS.join(", ")})` });
   const { qualification_id: id, university_slug: slug } = body;

@@ -4,7 +4,9 @@
 import { describe, expect, it } from "vitest";
 import { nearMissOf, NEAR_MISS_APS_SHARE, type NearMiss, orderNearMisses } from "../../domain/aps/near-miss.ts";
 import { explainQualification, percentagesOf } from "../../domain/aps/qualify.ts";
-import { answerCompareRequest, apsResultOf, type ApsIndex } from "../../domain/aps/request.ts";
+import { answerCompareRequest } from "../../domain/aps/compare.ts";
+import { apsResultOf } from "../../domain/aps/request.ts";
+import type { ApsIndex } from "../../domain/aps/validation.ts";
 import type { ApsQualification, ApsRequirement, ApsUniversityDocument, Mark } from "../../domain/aps/scheme.ts";
 import { ENGLISH_NSC } from "../support/nsc-facts.ts";
 

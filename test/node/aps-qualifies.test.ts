@@ -17,7 +17,9 @@ import {
   requirementSetOf,
   unmetRequirements,
 } from "../../domain/aps/qualify.ts";
-import { type ApsIndex, answerCompareRequest, apsResultOf } from "../../domain/aps/request.ts";
+import type { ApsIndex } from "../../domain/aps/validation.ts";
+import { answerCompareRequest } from "../../domain/aps/compare.ts";
+import { apsResultOf } from "../../domain/aps/request.ts";
 import type { ApsQualification, ApsRequirement, ApsUniversityDocument, Mark } from "../../domain/aps/scheme.ts";
 import { prepareTestDataset, TEST_DIST } from "../../support/test-dataset.ts";
 import { ENGLISH_NSC } from "../support/nsc-facts.ts";

@@ -2,7 +2,9 @@
 // a good body gets the SPEC.md fields plus the breakdown and the scheme.
 import { LEARNER_A_MARKS } from "../fixtures/learners.ts";
 import { beforeAll, describe, expect, it } from "vitest";
-import { ApsResultSchema, MAX_MARKS, answerApsRequest, type ApsResponse } from "../../domain/aps/request.ts";
+import { ApsResultSchema, MAX_MARKS } from "../../domain/aps/schemas.ts";
+import { answerApsRequest } from "../../domain/aps/request.ts";
+import type { ApsResponse } from "../../domain/aps/validation.ts";
 import type { ApsUniversityDocument } from "../../domain/aps/scheme.ts";
 import { loadApsSources } from "../fixtures/aps.ts";
 import { present } from "../support/present.ts";
@@ -169,7 +171,7 @@ describe("answerApsRequest: 200", () => {
     expect(data.breakdown.filter((b) => b.counted)).toHaveLength(6);
   });
 
-  it("accepts boundary percentages 0 and 100 and extra fields", async () => {
+  it("accepts boundary percentages 0 and 100, and extra fields in a mark", async () => {
     const result = await answerApsRequest(
       {
         university_slug: UP,
@@ -177,12 +179,19 @@ describe("answerApsRequest: 200", () => {
           { subject_slug: "mathematics", percentage: 0, note: "x" },
           { subject_slug: "geography", percentage: 100 },
         ],
-        extra: true,
       },
       load,
     );
     expect(result.status).toBe(200);
     if (result.status === 200) expect(result.data.aps_score).toBe(1 + 7);
+  });
+
+  it("refuses an unknown field of the body, as the comparison does, first and with the other problems", async () => {
+    const marks = [{ subject_slug: "mathematics", percentage: 101 }];
+    expect(await detailsOf({ university_slug: UP, marks: GOOD_MARKS, extra: true })).toEqual([
+      { path: "extra", message: "is not a field of this request (university_slug, marks)" },
+    ]);
+    expect(await pathsOf({ marks, zz: 1, university_slug: 7, aa: 2 })).toEqual(["zz", "aa", "university_slug", "marks[0].percentage"]);
   });
 
   it("answers every university", async () => {

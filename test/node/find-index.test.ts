@@ -17,6 +17,7 @@ import { columnValue, encodeColumn, encodeLists, itemAt, type FindIndexPart } fr
 import { paths, type Manifest } from "../../lib/layout.ts";
 import { searchKey, searchWords } from "../../lib/text.ts";
 import { columnsRead, LIST_QUERY_PARAMETERS, listParameters, type ListResource, type QueryParameter } from "../../schema/query.ts";
+import { resourceNamed, type ResourceName } from "../../schema/resources.ts";
 import { FIELDS_OF_STUDY } from "../../lib/vocabulary.ts";
 import { ROOT, TEST_DIST } from "../../support/test-dataset.ts";
 
@@ -76,7 +77,7 @@ describe("the built find indexes (.test-dist)", () => {
     const manifest = (await readJson("/manifest.json")) as Manifest;
     for (const [resource, entry] of Object.entries(manifest.find ?? {})) {
       const part = (await readJson(entry.parts[0]?.path ?? "")) as FindIndexPart;
-      for (const column of columnsRead(resource as ListResource))
+      for (const column of columnsRead(LIST_QUERY_PARAMETERS[resource as ListResource]))
         expect({ ...part.items, ...part.columns }, `${resource}.${column}`).toHaveProperty(column);
     }
   });
@@ -326,7 +327,7 @@ describe("the parameter table (schema/query.ts)", () => {
     expect(examples.length).toBeGreaterThan(25);
     for (const [, route, query] of examples) {
       const resource = (route ?? "").split("/").pop() ?? "";
-      expect(() => parseListQuery(resource, new URLSearchParams(query)), `${route}?${query}`).not.toThrow();
+      expect(() => parseListQuery(resourceNamed(resource as ResourceName), new URLSearchParams(query)), `${route}?${query}`).not.toThrow();
     }
   });
 

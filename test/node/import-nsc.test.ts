@@ -300,7 +300,7 @@ describe("bad input stops the import with the file and column named, and nothing
     await writeFile(broken, '[{"emis": "200500039", "results": ');
     const files = {
       schools: [path.join(SCHOOL_FIXTURES, "national-comma.csv")],
-      postalCodes: path.join(ROOT, "test", "fixtures", "upstream", "postal-codes", "postalcodes.csv"),
+      "postal-codes": [path.join(ROOT, "test", "fixtures", "upstream", "postal-codes", "postalcodes.csv")],
       nsc: [broken],
     };
     await expect(importNational(files, outDir, "2026-02-01")).rejects.toBeInstanceOf(UnreadableFileError);

@@ -8,7 +8,7 @@ import { describe, expect, expectTypeOf, it } from "vitest";
 import { unstable_readConfig } from "wrangler";
 import { z } from "zod";
 import { DOCS_SCRIPT } from "../../build/public-documents.ts";
-import { ApsRequestSchema } from "../../domain/aps/request.ts";
+import { ApsRequestSchema } from "../../domain/aps/schemas.ts";
 import { IdParseRequestSchema, type ParsedIdSchema, type ParsedId } from "../../domain/id-number.ts";
 import { ENDPOINT_SCOPES } from "../../domain/scopes.ts";
 import { matchRoute, ROUTES } from "../../functions/route.ts";
@@ -147,6 +147,8 @@ describe("the operation table", () => {
       body: { name: "CompareThingsRequest", schema: z.object({ things: z.array(z.string()).min(2) }) },
       response: { name: "CompareThingsResponse", schema: recordOf(z.array(Province)), description: "Compared." },
       errors: ["malformed_json", "invalid_aps_request"],
+      target: () => ({ kind: "aps-compare" }),
+      pathPatterns: { slug: "[a-z]+" },
       examples: () => [{ summary: "Two things", path: { slug: "a" }, body: { things: ["a", "b"] }, response: { data: [] } }],
     };
     // Its examples need nothing from the build, so an empty example source will do.
@@ -163,7 +165,7 @@ describe("the operation table", () => {
     expect(operation.requestBody.content["application/json"].schema).toEqual({ $ref: "#/components/schemas/CompareThingsRequest" });
     expect(document.components.schemas.CompareThingsRequest.properties.things.minItems).toBe(2);
     expect(document.components.schemas.Error422InvalidApsRequest).toBeDefined();
-    expect(operation.responses["400"].content["application/json"].schema.$ref).toBe("#/components/schemas/Error400MalformedJson");
+    expect(operation.responses["400"].content["application/json"].schema.$ref).toBe("#/components/schemas/Error400InvalidRequestMalformedJson");
     expect(document.tags.map((t: { name: string }) => t.name)).toContain("Things");
   });
 });

@@ -3,7 +3,7 @@
 // the same scope, and answers 422 naming the bad field.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { CompareResultSchema } from "../../domain/aps/request.ts";
+import { CompareResultSchema } from "../../domain/aps/schemas.ts";
 import { ErrorBody } from "../../schema/api.ts";
 import { LEARNER_A_MARKS } from "../fixtures/learners.ts";
 import { call, json, token } from "./support.ts";

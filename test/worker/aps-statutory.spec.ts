@@ -4,7 +4,7 @@
 // changes, applied, make the learner qualify by the calculator's own answer.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { ApsResultSchema, CompareResultSchema } from "../../domain/aps/request.ts";
+import { ApsResultSchema, CompareResultSchema } from "../../domain/aps/schemas.ts";
 import { TargetsResultSchema } from "../../domain/aps/targets.ts";
 import { ErrorBody } from "../../schema/api.ts";
 import { call, json, token } from "./support.ts";

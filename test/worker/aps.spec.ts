@@ -2,7 +2,7 @@
 // SPEC.md's fields plus the breakdown, qualifies_for against the qualifications the API serves, and every
 // 422 with its path.
 import { describe, expect, it } from "vitest";
-import { ApsResultSchema } from "../../domain/aps/request.ts";
+import { ApsResultSchema } from "../../domain/aps/schemas.ts";
 import { ErrorBody } from "../../schema/api.ts";
 import { call, json, token } from "./support.ts";
 import { LEARNER_A_MARKS } from "../fixtures/learners.ts";

@@ -16,13 +16,33 @@ describe("authentication", () => {
     expect((await call(PATH)).status).toBe(200);
   });
 
-  it("rejects a request without a token", async () => {
-    await expect401(await call(PATH, { token: null }), "missing_token");
+  it("rejects a request without a token, with a challenge that has no error code (RFC 6750 section 3.1)", async () => {
+    const response = await call(PATH, { token: null });
+    expect(response.status).toBe(401);
+    expect(response.headers.get("www-authenticate")).toBe('Bearer realm="sa-edu-data-api"');
+    expect(ErrorBody.parse(await json(response)).error).toMatchObject({ status: 401, code: "missing_token" });
   });
 
-  it("rejects an Authorization header that is not a bearer JWT", async () => {
-    await expect401(await call(PATH, { token: null, headers: { authorization: "Basic dXNlcjpwYXNz" } }), "invalid_token");
+  it("answers 400 invalid_request to an Authorization header that is not `Bearer <token>` (RFC 6750 section 3.1)", async () => {
+    for (const authorization of ["Basic dXNlcjpwYXNz", "Bearer", "Bearer a b", "Bearer\ta.b.c", "Token a.b.c"]) {
+      const response = await call(PATH, { token: null, headers: { authorization } });
+      expect(response.status, authorization).toBe(400);
+      expect(response.headers.get("www-authenticate"), authorization).toMatch(
+        /^Bearer realm="sa-edu-data-api", error="invalid_request", error_description="/,
+      );
+      expect(ErrorBody.parse(await json(response)).error, authorization).toMatchObject({ status: 400, code: "invalid_request" });
+    }
+  });
+
+  it("rejects a bearer token that is not a JWT", async () => {
     await expect401(await call(PATH, { token: "not-a-jwt" }), "invalid_token");
+  });
+
+  it("takes the Bearer scheme in any case (RFC 9110 section 11.1)", async () => {
+    const valid = await token();
+    for (const scheme of ["bearer", "BEARER", "bEaReR"]) {
+      expect((await call(PATH, { token: null, headers: { authorization: `${scheme} ${valid}` } })).status, scheme).toBe(200);
+    }
   });
 
   it("rejects an expired token", async () => {

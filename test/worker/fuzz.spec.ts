@@ -132,12 +132,13 @@ describe("fuzz: headers and tokens", () => {
     fc.constantFrom("Bearer", "Bearer ", "bearer x.y.z", "Basic dXNlcjpwYXNz", `Bearer ${"a".repeat(5000)}.b.c`),
   );
 
-  it("answers any Authorization header with 401 and our body (never a 5xx)", async () => {
+  it("answers any Authorization header with 401, or 400 when it is not `Bearer <token>` (RFC 6750), and our body (never a 5xx)", async () => {
     await fc.assert(
       fc.asyncProperty(authorization, fc.constantFrom(...LISTS), async (header, list) => {
         const started = Date.now();
         const response = await call(list, { token: null, headers: { authorization: header } });
-        expect(response.status, header).toBe(401);
+        const bearer = /^bearer +[A-Za-z0-9\-._~+/]+=*$/i.test(header.trim());
+        expect(response.status, header).toBe(bearer ? 401 : 400);
         await expectWellFormed(response, started, header);
       }),
       settings,

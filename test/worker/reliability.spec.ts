@@ -1,6 +1,6 @@
 // Faults found under load and by an attacker (issue 12), each pinned by a test that failed before the fix.
 import { env } from "cloudflare:workers";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import type { Env } from "../../functions/env.ts";
 import { ErrorBody } from "../../schema/api.ts";
 import { BASE, call, callHandler as fetchWith, json, token } from "./support.ts";
@@ -109,6 +109,34 @@ describe("tokens issued in the future or valid for too long", () => {
       });
     expect((await request(29)).status).toBe(200);
     expect((await request(31)).status).toBe(401);
+  });
+});
+
+describe("settings are parsed once per isolate, and a bad one is a 500 misconfigured", () => {
+  const request = async (settings: Record<string, string>, path = "/v1/data/provinces") =>
+    fetchWith(new Request(`${BASE}${path}`, { headers: { authorization: `Bearer ${await token()}` } }), { ...realEnv, ...settings });
+
+  it("answers 500 misconfigured, logged once, for a CACHE_MAX_AGE or TOKEN_MAX_LIFETIME_DAYS that is not a whole number", async () => {
+    const logged = vi.spyOn(console, "error").mockImplementation(() => {});
+    try {
+      for (const settings of [{ CACHE_MAX_AGE: "abc" }, { TOKEN_MAX_LIFETIME_DAYS: "0" }] as Record<string, string>[]) {
+        for (const path of ["/v1/data/provinces", "/v1/openapi.json"]) {
+          const response = await request(settings, path);
+          expect(response.status, JSON.stringify(settings)).toBe(500);
+          expect(ErrorBody.parse(await json(response)).error.code).toBe("misconfigured");
+        }
+      }
+      expect(logged.mock.calls.map((call) => String(call[0]))).toEqual([
+        expect.stringContaining('CACHE_MAX_AGE must be a whole number of at least 0; it is "abc"'),
+        expect.stringContaining('TOKEN_MAX_LIFETIME_DAYS must be a whole number of at least 1; it is "0"'),
+      ]);
+    } finally {
+      logged.mockRestore();
+    }
+  });
+
+  it("uses CACHE_MAX_AGE in Cache-Control", async () => {
+    expect((await request({ CACHE_MAX_AGE: "60" })).headers.get("cache-control")).toBe("private, max-age=60");
   });
 });
 

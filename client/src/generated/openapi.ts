@@ -818,7 +818,7 @@ export interface components {
         BursaryResponse: {
             data: components["schemas"]["Bursary"];
         };
-        Error400InvalidPaginationInvalidParameterUnknownParameter: {
+        Error400InvalidPaginationInvalidParameterInvalidRequestUnknownParameter: {
             error: {
                 /** @constant */
                 status: 400;
@@ -826,7 +826,7 @@ export interface components {
                  * @description Stable, machine-readable: branch on this, not on `message`.
                  * @enum {string}
                  */
-                code: "invalid_pagination" | "invalid_parameter" | "unknown_parameter";
+                code: "invalid_pagination" | "invalid_parameter" | "invalid_request" | "unknown_parameter";
                 /** @description For people; the wording may change. */
                 message: string;
                 /** @description Field problems, one per parameter or body field. */
@@ -837,7 +837,7 @@ export interface components {
                 }[];
             };
         };
-        Error400MalformedJson: {
+        Error400InvalidRequest: {
             error: {
                 /** @constant */
                 status: 400;
@@ -845,7 +845,7 @@ export interface components {
                  * @description Stable, machine-readable: branch on this, not on `message`.
                  * @enum {string}
                  */
-                code: "malformed_json";
+                code: "invalid_request";
                 /** @description For people; the wording may change. */
                 message: string;
                 /** @description Field problems, one per parameter or body field. */
@@ -856,7 +856,7 @@ export interface components {
                 }[];
             };
         };
-        Error400UnknownParameter: {
+        Error400InvalidRequestMalformedJson: {
             error: {
                 /** @constant */
                 status: 400;
@@ -864,7 +864,26 @@ export interface components {
                  * @description Stable, machine-readable: branch on this, not on `message`.
                  * @enum {string}
                  */
-                code: "unknown_parameter";
+                code: "invalid_request" | "malformed_json";
+                /** @description For people; the wording may change. */
+                message: string;
+                /** @description Field problems, one per parameter or body field. */
+                details?: {
+                    /** @description Where the problem is: a query parameter, or a path into the request body such as `marks[2].percentage`. */
+                    path: string;
+                    message: string;
+                }[];
+            };
+        };
+        Error400InvalidRequestUnknownParameter: {
+            error: {
+                /** @constant */
+                status: 400;
+                /**
+                 * @description Stable, machine-readable: branch on this, not on `message`.
+                 * @enum {string}
+                 */
+                code: "invalid_request" | "unknown_parameter";
                 /** @description For people; the wording may change. */
                 message: string;
                 /** @description Field problems, one per parameter or body field. */
@@ -1370,7 +1389,7 @@ export interface components {
         CacheControl: string;
         /** @description The data build that served the answer (changes when any published data changes). */
         XDataVersion: string;
-        /** @description RFC 6750: `Bearer realm="sa-edu-data-api", error="invalid_token", error_description="…"`; on 403 `error="insufficient_scope", scope="<needed>"`. */
+        /** @description RFC 6750: `Bearer realm="sa-edu-data-api", error="invalid_token", error_description="…"`; without an Authorization header only `Bearer realm="sa-edu-data-api"`; on 403 `error="insufficient_scope", scope="<needed>"`. */
         WWWAuthenticate: string;
         /** @description The rate limits this request was counted in (IETF draft-ietf-httpapi-ratelimit-headers-10), one item per policy: `"<policy>";r=<requests left in this period>;t=<seconds until the period ends>`, e.g. `"visitor";r=117;t=42, "publishable";r=5890;t=42`. `r` is counted by the server instance that answered: a guide, not a promise. */
         RateLimit: string;
@@ -1418,7 +1437,7 @@ export interface operations {
                 };
             };
             304: components["responses"]["NotModified"];
-            /** @description Bad request: `invalid_pagination`, `invalid_parameter`, `unknown_parameter`. */
+            /** @description Bad request: `invalid_pagination`, `invalid_parameter`, `invalid_request`, `unknown_parameter`. */
             400: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
@@ -1426,7 +1445,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error400InvalidPaginationInvalidParameterUnknownParameter"];
+                    "application/json": components["schemas"]["Error400InvalidPaginationInvalidParameterInvalidRequestUnknownParameter"];
                 };
             };
             /** @description No valid token: `invalid_token`, `missing_token`, `token_expired`, `token_revoked`, `wrong_environment`. */
@@ -1503,6 +1522,17 @@ export interface operations {
                 };
             };
             304: components["responses"]["NotModified"];
+            /** @description Bad request: `invalid_request`. */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error400InvalidRequest"];
+                };
+            };
             /** @description No valid token: `invalid_token`, `missing_token`, `token_expired`, `token_revoked`, `wrong_environment`. */
             401: {
                 headers: {
@@ -1604,7 +1634,7 @@ export interface operations {
                 };
             };
             304: components["responses"]["NotModified"];
-            /** @description Bad request: `invalid_pagination`, `invalid_parameter`, `unknown_parameter`. */
+            /** @description Bad request: `invalid_pagination`, `invalid_parameter`, `invalid_request`, `unknown_parameter`. */
             400: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
@@ -1612,7 +1642,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error400InvalidPaginationInvalidParameterUnknownParameter"];
+                    "application/json": components["schemas"]["Error400InvalidPaginationInvalidParameterInvalidRequestUnknownParameter"];
                 };
             };
             /** @description No valid token: `invalid_token`, `missing_token`, `token_expired`, `token_revoked`, `wrong_environment`. */
@@ -1689,6 +1719,17 @@ export interface operations {
                 };
             };
             304: components["responses"]["NotModified"];
+            /** @description Bad request: `invalid_request`. */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error400InvalidRequest"];
+                };
+            };
             /** @description No valid token: `invalid_token`, `missing_token`, `token_expired`, `token_revoked`, `wrong_environment`. */
             401: {
                 headers: {
@@ -1774,6 +1815,17 @@ export interface operations {
                 };
             };
             304: components["responses"]["NotModified"];
+            /** @description Bad request: `invalid_request`. */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error400InvalidRequest"];
+                };
+            };
             /** @description No valid token: `invalid_token`, `missing_token`, `token_expired`, `token_revoked`, `wrong_environment`. */
             401: {
                 headers: {
@@ -1856,7 +1908,7 @@ export interface operations {
                 };
             };
             304: components["responses"]["NotModified"];
-            /** @description Bad request: `unknown_parameter`. */
+            /** @description Bad request: `invalid_request`, `unknown_parameter`. */
             400: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
@@ -1864,7 +1916,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error400UnknownParameter"];
+                    "application/json": components["schemas"]["Error400InvalidRequestUnknownParameter"];
                 };
             };
             /** @description No valid token: `invalid_token`, `missing_token`, `token_expired`, `token_revoked`, `wrong_environment`. */
@@ -1939,7 +1991,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApsResponse"];
                 };
             };
-            /** @description Bad request: `malformed_json`. */
+            /** @description Bad request: `invalid_request`, `malformed_json`. */
             400: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
@@ -1947,7 +1999,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error400MalformedJson"];
+                    "application/json": components["schemas"]["Error400InvalidRequestMalformedJson"];
                 };
             };
             /** @description No valid token: `invalid_token`, `missing_token`, `token_expired`, `token_revoked`, `wrong_environment`. */
@@ -2055,7 +2107,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApsCompareResponse"];
                 };
             };
-            /** @description Bad request: `malformed_json`. */
+            /** @description Bad request: `invalid_request`, `malformed_json`. */
             400: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
@@ -2063,7 +2115,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error400MalformedJson"];
+                    "application/json": components["schemas"]["Error400InvalidRequestMalformedJson"];
                 };
             };
             /** @description No valid token: `invalid_token`, `missing_token`, `token_expired`, `token_revoked`, `wrong_environment`. */
@@ -2171,7 +2223,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApsTargetsResponse"];
                 };
             };
-            /** @description Bad request: `malformed_json`. */
+            /** @description Bad request: `invalid_request`, `malformed_json`. */
             400: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
@@ -2179,7 +2231,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error400MalformedJson"];
+                    "application/json": components["schemas"]["Error400InvalidRequestMalformedJson"];
                 };
             };
             /** @description No valid token: `invalid_token`, `missing_token`, `token_expired`, `token_revoked`, `wrong_environment`. */
@@ -2309,7 +2361,7 @@ export interface operations {
                 };
             };
             304: components["responses"]["NotModified"];
-            /** @description Bad request: `invalid_pagination`, `invalid_parameter`, `unknown_parameter`. */
+            /** @description Bad request: `invalid_pagination`, `invalid_parameter`, `invalid_request`, `unknown_parameter`. */
             400: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
@@ -2317,7 +2369,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error400InvalidPaginationInvalidParameterUnknownParameter"];
+                    "application/json": components["schemas"]["Error400InvalidPaginationInvalidParameterInvalidRequestUnknownParameter"];
                 };
             };
             /** @description No valid token: `invalid_token`, `missing_token`, `token_expired`, `token_revoked`, `wrong_environment`. */
@@ -2394,6 +2446,17 @@ export interface operations {
                 };
             };
             304: components["responses"]["NotModified"];
+            /** @description Bad request: `invalid_request`. */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error400InvalidRequest"];
+                };
+            };
             /** @description No valid token: `invalid_token`, `missing_token`, `token_expired`, `token_revoked`, `wrong_environment`. */
             401: {
                 headers: {
@@ -2491,7 +2554,7 @@ export interface operations {
                 };
             };
             304: components["responses"]["NotModified"];
-            /** @description Bad request: `invalid_pagination`, `invalid_parameter`, `unknown_parameter`. */
+            /** @description Bad request: `invalid_pagination`, `invalid_parameter`, `invalid_request`, `unknown_parameter`. */
             400: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
@@ -2499,7 +2562,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error400InvalidPaginationInvalidParameterUnknownParameter"];
+                    "application/json": components["schemas"]["Error400InvalidPaginationInvalidParameterInvalidRequestUnknownParameter"];
                 };
             };
             /** @description No valid token: `invalid_token`, `missing_token`, `token_expired`, `token_revoked`, `wrong_environment`. */
@@ -2576,6 +2639,17 @@ export interface operations {
                 };
             };
             304: components["responses"]["NotModified"];
+            /** @description Bad request: `invalid_request`. */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error400InvalidRequest"];
+                };
+            };
             /** @description No valid token: `invalid_token`, `missing_token`, `token_expired`, `token_revoked`, `wrong_environment`. */
             401: {
                 headers: {
@@ -2658,7 +2732,7 @@ export interface operations {
                 };
             };
             304: components["responses"]["NotModified"];
-            /** @description Bad request: `unknown_parameter`. */
+            /** @description Bad request: `invalid_request`, `unknown_parameter`. */
             400: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
@@ -2666,7 +2740,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error400UnknownParameter"];
+                    "application/json": components["schemas"]["Error400InvalidRequestUnknownParameter"];
                 };
             };
             /** @description No valid token: `invalid_token`, `missing_token`, `token_expired`, `token_revoked`, `wrong_environment`. */
@@ -2751,7 +2825,7 @@ export interface operations {
                 };
             };
             304: components["responses"]["NotModified"];
-            /** @description Bad request: `invalid_pagination`, `invalid_parameter`, `unknown_parameter`. */
+            /** @description Bad request: `invalid_pagination`, `invalid_parameter`, `invalid_request`, `unknown_parameter`. */
             400: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
@@ -2759,7 +2833,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error400InvalidPaginationInvalidParameterUnknownParameter"];
+                    "application/json": components["schemas"]["Error400InvalidPaginationInvalidParameterInvalidRequestUnknownParameter"];
                 };
             };
             /** @description No valid token: `invalid_token`, `missing_token`, `token_expired`, `token_revoked`, `wrong_environment`. */
@@ -2836,6 +2910,17 @@ export interface operations {
                 };
             };
             304: components["responses"]["NotModified"];
+            /** @description Bad request: `invalid_request`. */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error400InvalidRequest"];
+                };
+            };
             /** @description No valid token: `invalid_token`, `missing_token`, `token_expired`, `token_revoked`, `wrong_environment`. */
             401: {
                 headers: {
@@ -2919,7 +3004,7 @@ export interface operations {
                     "application/json": components["schemas"]["ParsedIdResponse"];
                 };
             };
-            /** @description Bad request: `malformed_json`. */
+            /** @description Bad request: `invalid_request`, `malformed_json`. */
             400: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
@@ -2927,7 +3012,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error400MalformedJson"];
+                    "application/json": components["schemas"]["Error400InvalidRequestMalformedJson"];
                 };
             };
             /** @description No valid token: `invalid_token`, `missing_token`, `token_expired`, `token_revoked`, `wrong_environment`. */
@@ -3043,7 +3128,7 @@ export interface operations {
                 };
             };
             304: components["responses"]["NotModified"];
-            /** @description Bad request: `invalid_pagination`, `invalid_parameter`, `unknown_parameter`. */
+            /** @description Bad request: `invalid_pagination`, `invalid_parameter`, `invalid_request`, `unknown_parameter`. */
             400: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
@@ -3051,7 +3136,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error400InvalidPaginationInvalidParameterUnknownParameter"];
+                    "application/json": components["schemas"]["Error400InvalidPaginationInvalidParameterInvalidRequestUnknownParameter"];
                 };
             };
             /** @description No valid token: `invalid_token`, `missing_token`, `token_expired`, `token_revoked`, `wrong_environment`. */
@@ -3125,7 +3210,7 @@ export interface operations {
                 };
             };
             304: components["responses"]["NotModified"];
-            /** @description Bad request: `unknown_parameter`. */
+            /** @description Bad request: `invalid_request`, `unknown_parameter`. */
             400: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
@@ -3133,7 +3218,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error400UnknownParameter"];
+                    "application/json": components["schemas"]["Error400InvalidRequestUnknownParameter"];
                 };
             };
             /** @description No valid token: `invalid_token`, `missing_token`, `token_expired`, `token_revoked`, `wrong_environment`. */

@@ -28,9 +28,10 @@ export type OperationId = keyof typeof OPERATIONS;
 
 /** The JSON body of every error the API answers: {"error": {status, code, message, details?}}. */
 export type ErrorBody =
-  | components["schemas"]["Error400InvalidPaginationInvalidParameterUnknownParameter"]
-  | components["schemas"]["Error400MalformedJson"]
-  | components["schemas"]["Error400UnknownParameter"]
+  | components["schemas"]["Error400InvalidPaginationInvalidParameterInvalidRequestUnknownParameter"]
+  | components["schemas"]["Error400InvalidRequest"]
+  | components["schemas"]["Error400InvalidRequestMalformedJson"]
+  | components["schemas"]["Error400InvalidRequestUnknownParameter"]
   | components["schemas"]["Error401"]
   | components["schemas"]["Error403"]
   | components["schemas"]["Error404"]

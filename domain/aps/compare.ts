@@ -1,0 +1,81 @@
+// POST /v1/data/aps-calculator/compare, minus HTTP: the same marks judged at every university named, each on its
+// own scheme by the same judging as the single calculator (judging.ts), ordered by university name.
+import { apsScoreOf } from "./engine.ts";
+import { judgeUniversity, prepare } from "./judging.ts";
+import { learnerOf, percentagesOf } from "./qualify.ts";
+import { type ComparedUniversity, CompareRequestSchema, type CompareResult } from "./schemas.ts";
+import type { ApsUniversityDocument } from "./scheme.ts";
+import {
+  type ApsIndex,
+  type ApsResponse,
+  chosenUniversities,
+  detailsInOrder,
+  invalid,
+  type Loader,
+  marksProblems,
+  problemsOf,
+  unknownSubjects,
+} from "./validation.ts";
+import { describe, isObject } from "./values.ts";
+
+const subjectSets = new WeakMap<ApsIndex, ReadonlySet<string>>();
+
+/** The index's subjects as a set, made once per index (the Worker keeps the index per isolate). */
+function subjectSetOf(index: ApsIndex): ReadonlySet<string> {
+  let set = subjectSets.get(index);
+  if (!set) {
+    set = new Set(index.subjects);
+    subjectSets.set(index, set);
+  }
+  return set;
+}
+
+/** POST /v1/data/aps-calculator/compare, minus HTTP: the same marks scored at every university named, each on
+ * its own scheme by the same engine as the single calculator (apsResultOf), ordered by university name. */
+/** The request's fields, as the message about an unknown one names them. */
+const FIELDS = ["marks", "university_slugs"];
+
+export async function answerCompareRequest(body: unknown, index: ApsIndex, loadUniversity: Loader): Promise<ApsResponse<CompareResult>> {
+  if (!isObject(body))
+    return invalid([
+      { path: "body", message: `must be a JSON object with marks (and optionally university_slugs), not ${describe(body)}` },
+    ]) as ApsResponse<CompareResult>;
+  const parsed = CompareRequestSchema.safeParse(body);
+  const problems = parsed.success
+    ? []
+    : [...problemsOf(CompareRequestSchema, body, FIELDS).filter((p) => p.path[0] !== "marks"), ...marksProblems(body.marks)];
+  const slugs = chosenUniversities(body.university_slugs, index, problems);
+  unknownSubjects(body.marks, subjectSetOf(index), problems);
+  if (!parsed.success || problems.length > 0) return invalid(detailsInOrder(problems, ["university_slugs", "marks"])) as ApsResponse<CompareResult>;
+  const { marks } = parsed.data;
+  const documents: ApsUniversityDocument[] = [];
+  for (const slug of slugs) {
+    const document = await loadUniversity(slug);
+    if (document === null) throw new Error(`the APS index names ${slug} but it has no document`);
+    prepare(document);
+    documents.push(document);
+  }
+  const learner = learnerOf(percentagesOf(marks));
+  const data: ComparedUniversity[] = [];
+  for (const document of documents) {
+    // The comparison shows no breakdown, so the main scheme's score is computed without one.
+    const main = apsScoreOf(document.scheme, marks);
+    const judged = judgeUniversity(document, marks, main, learner);
+    data.push({
+      university_slug: document.university.slug,
+      university_name: document.university.name,
+      aps_score: main.score,
+      maximum: document.scheme.maximum,
+      scheme: judged.scheme,
+      qualifies_for: judged.qualifies_for,
+      qualifications: judged.qualifications,
+      near_misses: judged.near_misses,
+      other_schemes: judged.other_schemes,
+      nsc: judged.nsc,
+    });
+  }
+  return {
+    status: 200,
+    data: { data, meta: { universities: data.length, qualifies_for_total: data.reduce((n, u) => n + u.qualifies_for.length, 0) } },
+  };
+}
