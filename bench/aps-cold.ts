@@ -1,12 +1,13 @@
 // The first compare of a fresh isolate (issue 30, 6): run in a process of its own, so nothing is parsed or
 // prepared yet. It measures CPU time (process.cpuUsage: user + system), not wall time, for what the Worker does
 // on its first POST /v1/data/aps-calculator/compare: parse the APS index and the 26 university documents, prepare
-// them (requirement sets, numbering, NSC context: `prepare` in domain/aps/request.ts) and judge the marks. The
+// them (requirement sets, numbering, NSC context: `prepare` in domain/aps/judging.ts) and judge the marks. The
 // files are read before the clock starts (in the Worker they come from the asset binding, I/O, not CPU).
 // Prints one JSON line; bench/aps.ts runs it and reports it.
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { answerCompareRequest, type ApsIndex } from "../domain/aps/request.ts";
+import { answerCompareRequest } from "../domain/aps/compare.ts";
+import type { ApsIndex } from "../domain/aps/validation.ts";
 import type { ApsUniversityDocument } from "../domain/aps/scheme.ts";
 
 const SEVEN_SUBJECTS = [
