@@ -20,7 +20,8 @@ export type MixedFigures = {
 
 export async function mixedLoad(
   origin: string,
-  headers: Record<string, string>,
+  /** One set of headers, or a pool: connection k sends with pool[k % pool.length] (several tokens, as several clients). */
+  headersOrPool: Record<string, string> | Record<string, string>[],
   requests: LoadRequest[],
   seconds: number,
   connections: number,
@@ -32,7 +33,8 @@ export async function mixedLoad(
   let failures = 0;
   let sent = 0;
   const end = performance.now() + seconds * 1000;
-  const one = (spec: LoadRequest) =>
+  const pool = Array.isArray(headersOrPool) ? headersOrPool : [headersOrPool];
+  const one = (spec: LoadRequest, headers: Record<string, string>) =>
     new Promise<void>((resolve) => {
       const started = performance.now();
       const request = http.request(
@@ -63,7 +65,7 @@ export async function mixedLoad(
     Array.from({ length: connections }, async (_, lane) => {
       for (let i = lane; performance.now() < end && sent < maxRequests; i += connections) {
         sent++;
-        await one(requests[i % requests.length] as LoadRequest);
+        await one(requests[i % requests.length] as LoadRequest, pool[lane % pool.length] as Record<string, string>);
       }
     }),
   );
@@ -104,6 +106,16 @@ async function loadMix(origin: string, headers: Record<string, string>): Promise
     mix.push({ method: "POST", path: "/v1/data/aps-calculator", body: JSON.stringify({ university_slug: u.slug, marks: MARKS }) });
     mix.push({ method: "POST", path: "/v1/id/parse", body: JSON.stringify({ id_number: `0${(i % 9) + 1}0229500908${i % 10}` }) });
   });
+  // The heavy ones, as a portal sends them now and then: the comparison at all 26 universities, and find's filters
+  // and name search over the largest lists.
+  for (const path of [
+    "/v1/data/high-schools?province=gauteng&quintile=5&page=2",
+    "/v1/data/high-schools?q=pretoria%20boys",
+    "/v1/data/postal-codes?q=hatfield",
+    "/v1/data/qualifications?university_slug=university-of-pretoria&per_page=50",
+  ])
+    mix.push({ method: "GET", path });
+  mix.push({ method: "POST", path: "/v1/data/aps-calculator/compare", body: JSON.stringify({ marks: MARKS }) });
   return mix;
 }
 
@@ -119,12 +131,13 @@ function formatMixed(title: string, f: MixedFigures): string {
 
 export async function benchLoad(seconds = 60, connections = 32): Promise<boolean> {
   const server = await startLocalServer("bench");
-  const headers = { authorization: `Bearer ${await server.token([...SCOPES])}` };
+  // A pool of eight secret tokens, as eight server clients: each connection sends with one of them.
+  const pool = await Promise.all(Array.from({ length: 8 }, async () => ({ authorization: `Bearer ${await server.token([...SCOPES])}` })));
   try {
-    const mix = await loadMix(server.base, headers);
-    const figures = await mixedLoad(server.base, headers, mix, seconds, connections, 60_000);
-    console.log(`\nMixed load (${connections} connections, ${seconds} s, ${mix.length} distinct requests in rotation)`);
-    console.log(formatMixed("GET detail/list/requirements/school, POST APS and ID", figures));
+    const mix = await loadMix(server.base, pool[0] as Record<string, string>);
+    const figures = await mixedLoad(server.base, pool, mix, seconds, connections, 60_000);
+    console.log(`\nMixed load (${connections} connections, ${seconds} s, ${mix.length} distinct requests in rotation, ${pool.length} tokens)`);
+    console.log(formatMixed("GET detail/list/requirements/school, find (filters, name search), POST APS, compare and ID", figures));
     const errors = [...figures.byStatus].filter(([status]) => status >= 500).reduce((n, [, count]) => n + count, 0);
     if (errors > 0 || figures.failures > 0) {
       console.error(`\nLOAD FAILED: ${errors} response(s) with status 5xx, ${figures.failures} connection failure(s)`);
