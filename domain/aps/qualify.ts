@@ -23,7 +23,8 @@ export type QualificationOutcome = { id: string; name: string; qualifies: boolea
  * One way to meet a clause: one subject at a minimum, or (`rule`) any subject of a rule's class. `key`: label and
  * minimum as text, made once (a requirement set's signature is made of them). `number`: for a subject option, its
  * subject's number; for a rule option, the rule option's own, which options with the same rule, class and minimum
- * share (the learner's memo of what meets it).
+ * share (the learner's memo of what meets it). `subjects`: a rule's class; empty for a subject option, whose subject
+ * is its label (a fresh isolate compiles thousands of options: no set each).
  */
 type Option = { label: string; rule: boolean; subjects: ReadonlySet<string>; min_percentage: number; key: string; number: number };
 type Clause = { label: string; group: string | null; options: Option[] };
@@ -154,6 +155,7 @@ function checksOf(clauses: readonly Clause[]): IndependentChecks {
 }
 
 const NO_SUBJECTS: readonly string[] = [];
+const NO_CLASS: ReadonlySet<string> = new Set();
 // A rule's class (the ~90 subjects of "one more subject") as a set and as text, made once per document's list: every
 // programme that names the rule shares them.
 const ruleClasses = new WeakMap<readonly string[], { set: ReadonlySet<string>; text: string }>();
@@ -175,7 +177,11 @@ function compileClauses(
 ): Clause[] {
   const clauses: Clause[] = [];
   const groups = new Map<string, Option[]>();
-  const addToGroup = (group: string, option: Option) => groups.set(group, [...(groups.get(group) ?? []), option]);
+  const addToGroup = (group: string, option: Option) => {
+    const options = groups.get(group);
+    if (options) options.push(option);
+    else groups.set(group, [option]);
+  };
   const onRoute = (r: { route?: number }) => r.route === undefined || r.route === route;
   for (const r of qualification.requirements) {
     if (!onRoute(r)) continue;
@@ -183,7 +189,7 @@ function compileClauses(
       label: r.subject_slug,
       rule: false,
       number: numbered(subjectNumbers, r.subject_slug),
-      subjects: new Set([r.subject_slug]),
+      subjects: NO_CLASS,
       min_percentage: r.min_percentage,
       key: `${r.subject_slug} ${r.min_percentage}`,
     };
