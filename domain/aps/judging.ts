@@ -11,7 +11,8 @@ import {
   percentagesOf,
   type QualificationOutcome,
   type RequirementSet,
-  requirementSetsOf,
+  requirementSetFor,
+  routesOf,
   unmetRequirements,
 } from "./qualify.ts";
 import type { ApsQualification, ApsScheme, ApsUniversityDocument, Mark } from "./scheme.ts";
@@ -53,8 +54,11 @@ type PreparedDocument = {
     /** What `qualifications` lists for it when the marks qualify (immutable, so shared by every answer). */
     named: { id: string; name: string; min_aps: number | null; aps_scheme: string };
   }[];
-  /** The distinct requirement sets (per scheme). */
-  sets: RequirementSet[];
+  /** The distinct requirement sets (per scheme), each compiled the first time a learner's marks need it (a fresh
+   * isolate compiles only what its first request reads), from the qualification and route in `setSources`. */
+  sets: (RequirementSet | undefined)[];
+  setSources: { qualification: ApsQualification; route: number | undefined }[];
+  rules: Readonly<Record<string, readonly string[]>>;
   /** Every subject slug the university knows, for checking a request's marks. */
   subjects: ReadonlySet<string>;
   /** What the statutory minimum reads, and a key that is the same for universities whose rules are the same. */
@@ -73,16 +77,22 @@ export function prepare(document: ApsUniversityDocument): PreparedDocument {
   const { scheme } = document;
   const rules = document.rule_subjects ?? {};
   const setIndex = new Map<string, number>();
-  const sets: RequirementSet[] = [];
+  const sets: (RequirementSet | undefined)[] = [];
+  const setSources: PreparedDocument["setSources"] = [];
   const entries = document.qualifications.map((q) => {
     const qScheme = q.scheme === undefined ? scheme : ((document.variants ?? []).find((v) => v.id === q.scheme) ?? scheme);
-    const [set, ...moreSets] = requirementSetsOf(q, rules).map((requirements) => {
-      const signature = `${qScheme.id}\n${requirements.signature}`;
-      let index = setIndex.get(signature);
+    // Programmes whose requirements are written the same (and on one scheme) share one set: their text is the key, so
+    // nothing is compiled here.
+    const text = JSON.stringify([q.requirements, q.general_requirements ?? []]);
+    const routes = routesOf(q);
+    const [set, ...moreSets] = (routes.length === 0 ? [undefined] : routes).map((route) => {
+      const key = `${qScheme.id}\n${route ?? ""}\n${text}`;
+      let index = setIndex.get(key);
       if (index === undefined) {
         index = sets.length;
-        setIndex.set(signature, index);
-        sets.push(requirements);
+        setIndex.set(key, index);
+        sets.push(undefined);
+        setSources.push({ qualification: q, route });
       }
       return index;
     }) as [number, ...number[]];
@@ -106,9 +116,20 @@ export function prepare(document: ApsUniversityDocument): PreparedDocument {
   };
   const nscKey = [facts.home_languages, facts.ten_credit, facts.teaching_language_subjects].map((l) => l.join(" ")).join("\n");
   const byQualification = new Map(entries.map((e) => [e.qualification, e]));
-  entry = { entries, sets, subjects: new Set(document.subjects.map((s) => s.slug)), nsc, nscKey, byQualification };
+  entry = { entries, sets, setSources, rules, subjects: new Set(document.subjects.map((s) => s.slug)), nsc, nscKey, byQualification };
   prepared.set(document, entry);
   return entry;
+}
+
+/** Set `index` of a prepared document, compiled on first use. */
+function setAt(prepared: PreparedDocument, index: number): RequirementSet {
+  let set = prepared.sets[index];
+  if (set === undefined) {
+    const { qualification, route } = prepared.setSources[index] as PreparedDocument["setSources"][number];
+    set = requirementSetFor(qualification, prepared.rules, route);
+    prepared.sets[index] = set;
+  }
+  return set;
 }
 
 /**
@@ -181,7 +202,7 @@ class Judgement {
     let outcome = this.setOutcomes[index];
     if (outcome === undefined) {
       // Two unmet subject requirements are never a near miss (domain/aps/near-miss.ts): they need no description.
-      const failures = unmetRequirements(this.prepared.sets[index] as RequirementSet, this.learner, 1);
+      const failures = unmetRequirements(setAt(this.prepared, index), this.learner, 1);
       outcome = failures === null ? null : failures.length === 0 ? true : subjectShortfalls(failures);
       this.setOutcomes[index] = outcome;
     }

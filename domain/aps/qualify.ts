@@ -82,7 +82,7 @@ const ruleLabel = (rule: string) => `@${rule}`;
 const compiled = new WeakMap<ApsQualification, RequirementSet[]>();
 
 /** The numbers of a qualification's alternative routes ([] when it has none). */
-function routesOf(qualification: ApsQualification): number[] {
+export function routesOf(qualification: ApsQualification): number[] {
   const routes = new Set<number>();
   for (const r of qualification.requirements) if (r.route !== undefined) routes.add(r.route);
   for (const g of qualification.general_requirements ?? []) if (g.route !== undefined) routes.add(g.route);
@@ -101,6 +101,15 @@ export function requirementSetsOf(qualification: ApsQualification, ruleSubjects:
     compiled.set(qualification, entry);
   }
   return entry;
+}
+
+/** One route's requirement set (route undefined: a qualification without routes), compiled afresh. */
+export function requirementSetFor(
+  qualification: ApsQualification,
+  ruleSubjects: Readonly<Record<string, readonly string[]>>,
+  route: number | undefined,
+): RequirementSet {
+  return setOf(compileClauses(qualification, ruleSubjects, route));
 }
 
 /** The requirement set of a qualification without alternative routes (its first route's, where it has some). */
