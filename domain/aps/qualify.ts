@@ -93,7 +93,7 @@ export function routesOf(qualification: ApsQualification): number[] {
  * A qualification's requirement sets: one, or one per alternative route (each with the requirements every route
  * shares). The marks meet the qualification's subject requirements when they meet any one set.
  */
-export function requirementSetsOf(qualification: ApsQualification, ruleSubjects: Readonly<Record<string, readonly string[]>>): RequirementSet[] {
+function requirementSetsOf(qualification: ApsQualification, ruleSubjects: Readonly<Record<string, readonly string[]>>): RequirementSet[] {
   let entry = compiled.get(qualification);
   if (!entry) {
     const routes = routesOf(qualification);
