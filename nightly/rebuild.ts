@@ -240,6 +240,13 @@ async function importTables(run: Run, upstream: UpstreamFiles): Promise<{ folder
   return { folder, imports };
 }
 
+/** The files of an import report none of whose tables (a workbook's sheets) held a row. */
+function hollowFiles(report: { files: readonly { file: string; rowsRead?: number }[] }): string[] {
+  const rowsByFile = new Map<string, number>();
+  for (const f of report.files) if (f.rowsRead !== undefined) rowsByFile.set(f.file, (rowsByFile.get(f.file) ?? 0) + f.rowsRead);
+  return [...rowsByFile].filter(([, rows]) => rows === 0).map(([file]) => file);
+}
+
 /** 3. build into a staging folder beside dist/, with the fresh tables as the override folder. */
 async function stage(run: Run, imported: string): Promise<string> {
   const { options } = run;
@@ -274,6 +281,14 @@ async function guard(run: Run, config: UpstreamConfig, staged: string, imported:
       : guardTableLoss("nsc-results.csv", await countRows(path.join(options.sourcesDir, "nsc-results.csv")), imports.nsc.rows, maxDropShare)),
     // The parts, each with a limit of its own: a whole province can vanish inside the total's share.
     ...(diff.oldVersion === null ? [] : await guardParts(run, imported, config.guard.max_group_drop_share)),
+    // A file cut to its header row is present and not empty, but holds nothing: the special-needs centres' workbook
+    // spreads its schools over every province, so no province's drop limit notices it.
+    ...DATASETS.flatMap((dataset) => {
+      const result = imports[dataset];
+      return result
+        ? hollowFiles(result.report).map((file) => `${file}: the ${IMPORTERS[dataset].name} file holds no rows (cut to its header?)`)
+        : [];
+    }),
   ];
   if (refusals.length > 0 && !options.allowDrop) {
     stop(run, "refused", ...refusals, "rerun with --allow-drop to publish anyway, once you have checked that the loss is real");

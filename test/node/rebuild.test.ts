@@ -163,10 +163,19 @@ describe("npm run rebuild from a local upstream folder", () => {
       expect((await refused(empty))[0]).toMatch(/schools\/national-comma\.csv is empty$/);
     });
 
-    it("refuses a province whose workbook was cut to its header, though the total would allow it", async () => {
+    it("refuses any configured file cut to its header, whose schools may span every province", async () => {
+      const cut = await upstreamCopy();
+      await writeFile(path.join(cut, "schools", "national-comma.csv"), `${SCHOOL_HEADER}\n`);
+      expect(await refused(cut, { maxDropShare: 0.5 })).toContainEqual(
+        expect.stringMatching(/^national-comma\.csv: the .+ file holds no rows \(cut to its header\?\)$/),
+      );
+    });
+
+    it("refuses a province that lost its schools, though the total would allow it", async () => {
       const cut = await upstreamCopy();
       const comma = path.join(cut, "schools", "national-comma.csv");
-      await writeFile(comma, `${SCHOOL_HEADER}\n`);
+      // The workbook keeps one school, of another province: not hollow, but the Western Cape's two are gone.
+      await writeFile(comma, `${SCHOOL_HEADER}\n100000499,EC,FIXTURE RIVER SECONDARY,BUFFALO CITY,SECONDARY SCHOOL,PUBLIC,Q3,27.9000,-33.0000,600\n`);
       // 2 of 5 schools is 40%: under a total's share of 50%, but all of the Western Cape's.
       expect(await refused(cut, { maxDropShare: 0.5 })).toEqual([
         "the high schools of western-cape would fall from 2 to 0 (100.0%, more than the 5% one part may lose: guard.max_group_drop_share)",
