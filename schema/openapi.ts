@@ -312,6 +312,8 @@ export async function openApiDocument(options: { examples?: ExampleSource; opera
       title: "South African higher-education data API",
       version: "v1",
       description: description(operations),
+      // The data the API serves; the code is MIT (LICENSE). docs/data-licence.md says what each source asks.
+      license: { name: "CC BY 4.0 (the compiled data; the code is MIT)", url: "https://creativecommons.org/licenses/by/4.0/" },
     },
     servers: [{ url: "/", description: "The server this document was served by" }],
     security: [{ [SECURITY_SCHEME]: [] }],

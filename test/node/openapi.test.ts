@@ -96,6 +96,14 @@ describe("the document", () => {
     }
   });
 
+  it("names the data's licence (CC BY 4.0), and the linter asks for it", async () => {
+    const document = (await built()) as unknown as { info: { license?: { name: string; url?: string } } };
+    expect(document.info.license?.url).toBe("https://creativecommons.org/licenses/by/4.0/");
+    const { info, ...rest } = document;
+    const { license: _, ...unlicensed } = info;
+    expect(describeProblems(await lintOpenApi(JSON.stringify({ ...rest, info: unlicensed }))).join("\n")).toMatch(/info-license/);
+  });
+
   it("has examples from the build for every operation, each matching the document's own schemas", async () => {
     const document = await built();
     const contract = new Contract(document);
