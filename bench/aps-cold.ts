@@ -9,16 +9,7 @@ import path from "node:path";
 import { answerCompareRequest } from "../domain/aps/compare.ts";
 import type { ApsIndex } from "../domain/aps/validation.ts";
 import type { ApsUniversityDocument } from "../domain/aps/scheme.ts";
-
-const SEVEN_SUBJECTS = [
-  { subject_slug: "english-home-language", percentage: 68 },
-  { subject_slug: "afrikaans-first-additional-language", percentage: 61 },
-  { subject_slug: "mathematics", percentage: 58 },
-  { subject_slug: "physical-sciences", percentage: 55 },
-  { subject_slug: "life-sciences", percentage: 72 },
-  { subject_slug: "geography", percentage: 74 },
-  { subject_slug: "life-orientation", percentage: 80 },
-];
+import { SEVEN_SUBJECTS } from "./learners.ts";
 
 const cpuMs = (since: NodeJS.CpuUsage) => {
   const { user, system } = process.cpuUsage(since);

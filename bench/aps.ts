@@ -14,6 +14,7 @@ import { targetOf } from "../domain/aps/targets.ts";
 import type { ApsUniversityDocument } from "../domain/aps/scheme.ts";
 import { SCOPES } from "../domain/scopes.ts";
 import { TOP_LEARNER_SUBJECTS } from "../build/aps.ts";
+import { SEVEN_SUBJECTS } from "./learners.ts";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
@@ -87,17 +88,6 @@ function benchColdCompare(distDir: string): void {
       `the second compare ${ms(runs.map((r) => r.secondCompareMs))} ms`,
   );
 }
-
-/** A learner's seven subjects, as a matric certificate has them (the README's compare example). */
-const SEVEN_SUBJECTS = [
-  { subject_slug: "english-home-language", percentage: 68 },
-  { subject_slug: "afrikaans-first-additional-language", percentage: 61 },
-  { subject_slug: "mathematics", percentage: 58 },
-  { subject_slug: "physical-sciences", percentage: 55 },
-  { subject_slug: "life-sciences", percentage: 72 },
-  { subject_slug: "geography", percentage: 74 },
-  { subject_slug: "life-orientation", percentage: 80 },
-];
 
 /** compare for every university in Node (documents in memory), then through the Worker on loopback. */
 async function benchCompare(

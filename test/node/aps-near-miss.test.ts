@@ -8,16 +8,8 @@ import { answerCompareRequest } from "../../domain/aps/compare.ts";
 import { apsResultOf } from "../../domain/aps/request.ts";
 import type { ApsIndex } from "../../domain/aps/validation.ts";
 import type { ApsQualification, ApsRequirement, ApsUniversityDocument, Mark } from "../../domain/aps/scheme.ts";
-import { ENGLISH_NSC } from "../support/nsc-facts.ts";
+import { ENGLISH_NSC, requirement, testScheme } from "../support/aps-documents.ts";
 
-const requirement = (subject_slug: string, min_percentage: number, options: Partial<ApsRequirement> = {}): ApsRequirement => ({
-  subject_slug,
-  min_percentage,
-  min_level: 1,
-  is_compulsory: true,
-  alternative_group: null,
-  ...options,
-});
 const alternative = (group: string, subject_slug: string, min_percentage: number) =>
   requirement(subject_slug, min_percentage, { is_compulsory: false, alternative_group: group });
 
@@ -121,29 +113,12 @@ describe("near misses: subjects", () => {
   });
 });
 
-const NSC_7 = [0, 30, 40, 50, 60, 70, 80].map((from, i, all) => ({ from, to: (all[i + 1] ?? 101) - 1, points: i + 1, points_per_percent: null }));
 const SUBJECTS = ["english-home-language", "mathematics", "physical-sciences", "life-sciences", "geography", "history", "accounting"];
 
 function documentOf(slug: string, name: string, qualifications: ApsQualification[]): ApsUniversityDocument {
   return {
     university: { slug, name, short_name: name },
-    scheme: {
-      id: `${slug}-2027`,
-      university_slug: slug,
-      name: `${name} APS`,
-      intake_year: 2027,
-      variant: null,
-      method: "points",
-      life_orientation: "excluded",
-      maximum: 42,
-      confidence: "high",
-      notes: "",
-      source_url: "https://example.org/",
-      verified_on: "2026-11-21",
-      scales: [{ class: null, subjects: null, scale: "nsc-7", bands: NSC_7 }],
-      selection: [{ class: "all", subjects: SUBJECTS, count: 6, note: "the best six" }],
-      bonuses: [],
-    },
+    scheme: testScheme(SUBJECTS, 6, { id: `${slug}-2027`, university_slug: slug, name: `${name} APS` }),
     qualifications,
     subjects: SUBJECTS.map((s) => ({ slug: s, name: s })),
     nsc: ENGLISH_NSC,

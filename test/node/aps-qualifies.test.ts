@@ -22,7 +22,7 @@ import { answerCompareRequest } from "../../domain/aps/compare.ts";
 import { apsResultOf } from "../../domain/aps/request.ts";
 import type { ApsQualification, ApsRequirement, ApsUniversityDocument, Mark } from "../../domain/aps/scheme.ts";
 import { prepareTestDataset, TEST_DIST } from "../../support/test-dataset.ts";
-import { ENGLISH_NSC } from "../support/nsc-facts.ts";
+import { ENGLISH_NSC, NSC_7 } from "../support/aps-documents.ts";
 import { present } from "../support/present.ts";
 
 const requirement = (subject_slug: string, min_percentage: number, options: Partial<ApsRequirement> = {}): ApsRequirement => ({
@@ -36,15 +36,6 @@ const requirement = (subject_slug: string, min_percentage: number, options: Part
 const alternative = (group: string, subject_slug: string, min_percentage: number) =>
   requirement(subject_slug, min_percentage, { is_compulsory: false, alternative_group: group });
 
-const NSC_7 = [
-  { from: 0, to: 29, points: 1, points_per_percent: null },
-  { from: 30, to: 39, points: 2, points_per_percent: null },
-  { from: 40, to: 49, points: 3, points_per_percent: null },
-  { from: 50, to: 59, points: 4, points_per_percent: null },
-  { from: 60, to: 69, points: 5, points_per_percent: null },
-  { from: 70, to: 79, points: 6, points_per_percent: null },
-  { from: 80, to: 100, points: 7, points_per_percent: null },
-];
 const SUBJECTS = [
   "english-home-language",
   "english-first-additional-language",

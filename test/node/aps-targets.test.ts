@@ -10,9 +10,8 @@ import { judgeAlone } from "../../domain/aps/judging.ts";
 import type { ApsQualification, ApsRequirement, ApsScheme, ApsUniversityDocument, Mark } from "../../domain/aps/scheme.ts";
 import { answerTargetsRequest, targetOf } from "../../domain/aps/targets.ts";
 import { prepareTestDataset, TEST_DIST } from "../../support/test-dataset.ts";
-import { ENGLISH_NSC } from "../support/nsc-facts.ts";
+import { ENGLISH_NSC, requirement, testScheme } from "../support/aps-documents.ts";
 
-const NSC_7 = [0, 30, 40, 50, 60, 70, 80].map((from, i, all) => ({ from, to: (all[i + 1] ?? 101) - 1, points: i + 1, points_per_percent: null }));
 const SUBJECTS = [
   "english-home-language",
   "mathematics",
@@ -23,32 +22,12 @@ const SUBJECTS = [
   "mathematical-literacy",
 ];
 
-const scheme = (overrides: Partial<ApsScheme> = {}): ApsScheme => ({
-  id: "t-2027",
-  university_slug: "t",
-  name: "T APS",
-  intake_year: 2027,
-  variant: null,
-  method: "points",
-  life_orientation: "excluded",
-  maximum: 42,
-  confidence: "high",
-  notes: "",
-  source_url: "https://example.org/",
-  verified_on: "2026-11-21",
-  scales: [{ class: null, subjects: null, scale: "nsc-7", bands: NSC_7 }],
-  selection: [{ class: "all", subjects: SUBJECTS.filter((s) => s !== "life-orientation"), count: 3, note: "the best three" }],
-  bonuses: [],
-  ...overrides,
-});
-const requirement = (subject_slug: string, min_percentage: number, options: Partial<ApsRequirement> = {}): ApsRequirement => ({
-  subject_slug,
-  min_percentage,
-  min_level: 1,
-  is_compulsory: true,
-  alternative_group: null,
-  ...options,
-});
+const scheme = (overrides: Partial<ApsScheme> = {}): ApsScheme =>
+  testScheme(
+    SUBJECTS.filter((s) => s !== "life-orientation"),
+    3,
+    { id: "t-2027", university_slug: "t", name: "T APS", ...overrides },
+  );
 const documentOf = (qualifications: ApsQualification[], s = scheme()): ApsUniversityDocument => ({
   university: { slug: "t", name: "T University", short_name: "T" },
   scheme: s,
