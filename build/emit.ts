@@ -8,7 +8,7 @@ import { LIST_CHUNK_SIZE } from "../lib/pagination.ts";
 import { bucketCountFor, bucketOf } from "../lib/buckets.ts";
 import { MANIFEST_PATH, paths, type Manifest, type ResourceManifest } from "../lib/layout.ts";
 import type { z } from "zod";
-import type { ResourceRecords } from "./records.ts";
+import { publishedRecords, type ResourceRecords } from "./records.ts";
 import type { Problem } from "./problems.ts";
 
 export type EmitOptions = {
@@ -123,23 +123,22 @@ export function layoutFiles(
   return { files, manifest, problems };
 }
 
+/**
+ * Adds files that are not data (the release history, /v1/meta, the bulk files: all derived from the records or
+ * about them) after the data version was taken, and counts them in the manifest.
+ */
+export function withFiles(emission: Emission, extra: EmittedFile[]): Emission {
+  const manifest: Manifest = { ...emission.manifest, files: emission.manifest.files + extra.length };
+  const files = [...emission.files.filter((f) => f.path !== MANIFEST_PATH), ...extra, { path: MANIFEST_PATH, content: JSON.stringify(manifest) }];
+  return { ...emission, files, manifest };
+}
+
 const digest = (text: string) => createHash("sha256").update(text).digest("hex").slice(0, 16);
 
-/** Key -> digest of everything published about the record: its detail document (or list item, for
- * resources without one) and its requirements. Keys are the records' path keys, or their slug / id. */
+/** Key -> digest of everything published about the record (build/records.ts publishedRecords). */
 function recordDigests(resource: ResourceRecords): Record<string, string> {
   const digests: Record<string, string> = {};
-  const children = new Map((resource.children?.byKey ?? []).map(({ key, items }) => [key, JSON.stringify(items)]));
-  if (resource.detail) {
-    for (const { key, record } of resource.detail.records) digests[key] = digest(JSON.stringify(record) + (children.get(key) ?? ""));
-    return digests;
-  }
-  const items = resource.list?.items ?? resource.whole?.items ?? [];
-  for (const item of items) {
-    const fields: Record<string, unknown> = item;
-    const key = typeof fields.slug === "string" ? fields.slug : String(fields.id);
-    digests[key] = digest(JSON.stringify(item));
-  }
+  for (const { key, fields } of publishedRecords(resource)) digests[key] = digest(JSON.stringify(fields));
   return digests;
 }
 

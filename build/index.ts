@@ -12,7 +12,7 @@ import { formatBursaryCoverage } from "./bursaries.ts";
 import type { Conflict } from "./catalogue.ts";
 import { catalogueWarnings, formatCoverage } from "./coverage.ts";
 import { formatConflictsReport } from "./conflicts-report.ts";
-import { layoutFiles } from "./emit.ts";
+import { layoutFiles, withFiles } from "./emit.ts";
 import { findIndexFiles, formatFindIndexes } from "./find-index.ts";
 import { apsDocuments, prospectusDocuments } from "./internal-documents.ts";
 import { publicDocuments } from "./public-documents.ts";
@@ -20,6 +20,11 @@ import { checkKeysAndReferences, linkModel, type Model } from "./link.ts";
 import { loadTables } from "./load.ts";
 import { formatProblem, type Problem, type Warning } from "./problems.ts";
 import { stage, swapIn } from "./publish.ts";
+import { bulkFiles } from "./bulk.ts";
+import { metaFile } from "./meta.ts";
+import { readHistory, recordRelease, RELEASES_FOLDER, type History } from "./release-history.ts";
+import { fingerprintsOf, liveRelease, newRelease, planRelease, releaseFiles, retain, type Fingerprints, type ReleasePlan } from "./releases.ts";
+import type { ReleaseFile } from "../schema/releases.ts";
 import { resourceRecords } from "./records.ts";
 import type { TableDefinition } from "./tables/define.ts";
 import { sourceTables } from "./tables/index.ts";
@@ -40,13 +45,34 @@ export type BuildOptions = {
   recordsPerBucket: number;
   /** Where to write the catalogue's conflicts report (docs/data-conflicts.md for the committed sources); none if unset. */
   conflictsReport?: string;
+  /**
+   * Record a release, at this instant, when the records differ from the latest release's (npm run build -- --release,
+   * the nightly rebuild). Recorded in sources/releases/ only once the build is published (recordPublishedRelease).
+   */
+  release?: Date;
   /** Stage only: write the new output beside outDir and return its folder without swapping it in. */
   stageOnly?: boolean;
   log?: (line: string) => void;
 };
 
+/** A release the build made and published, to be written into sources/releases/ (recordPublishedRelease). */
+export type PendingRelease = { history: History; release: ReleaseFile; fingerprints: Fingerprints };
+
 export type BuildResult =
-  | { ok: true; manifest: Manifest; warnings: Warning[]; seconds: number; stagedAt?: string; model: Model; conflicts: Conflict[]; today: string }
+  | {
+      ok: true;
+      manifest: Manifest;
+      warnings: Warning[];
+      seconds: number;
+      stagedAt?: string;
+      model: Model;
+      conflicts: Conflict[];
+      today: string;
+      /** The live release's id; null when the records differ from the latest release and none was recorded. */
+      release: string | null;
+      /** Set when this build made a release: recorded by runBuild after the swap, by the caller of a staged build after its own. */
+      pendingRelease: PendingRelease | null;
+    }
   | { ok: false; problems: Problem[]; warnings: Warning[]; seconds: number };
 
 export function defaultBuildOptions(root: string, overrides: Partial<BuildOptions> = {}): BuildOptions {
@@ -124,11 +150,23 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
   const emission = layoutFiles(records, [prospectusDocuments(model), ...apsDocuments(model, schemes, variants), ...find.files], options, {
     find: find.manifest,
   });
-  const emitProblems = [...emission.problems, ...find.problems];
+  const history = await readHistory(options.sourcesDir);
+  const bulk = bulkFiles(records);
+  const emitProblems = [...emission.problems, ...find.problems, ...history.problems, ...bulk.problems];
   if (emitProblems.length > 0) return { ok: false, problems: emitProblems, warnings, seconds: seconds() };
+  const dataVersion = emission.manifest.data_version;
+  const plan = planRelease(fingerprintsOf(records), history.history.fingerprints);
+  const made = options.release && !plan.unchanged ? newRelease(history.history.releases, plan, dataVersion, options.release) : null;
+  const releases = made ? retain([made, ...history.history.releases]).kept : history.history.releases;
+  const live = liveRelease(history.history.releases, plan, made);
+  if (!live) warnings.push(unreleasedWarning(plan));
+  const published = withFiles(emission, [...releaseFiles(releases, live, dataVersion), metaFile(records, model, live, dataVersion), ...bulk.files]);
+  log(
+    `release   ${made ? `${made.id} made (${plan.changes.length} records changed)` : live ? `${live.id} (the records are the latest release's)` : "none: the records differ from the latest release"}`,
+  );
   // The OpenAPI document and the reference page, outside the manifest (it describes the data files).
   const documents = await publicDocuments(emission, options.today);
-  const fileCount = emission.manifest.files + documents.length;
+  const fileCount = published.manifest.files + documents.length;
   if (fileCount > options.maxFiles) {
     const problem: Problem = {
       file: path.relative(options.root, options.outDir) || options.outDir,
@@ -138,17 +176,46 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
     };
     return { ok: false, problems: [problem], warnings, seconds: seconds() };
   }
-  log(
-    `emit      ${emission.manifest.files} files, ${(emission.manifest.bytes / 1024).toFixed(0)} KiB, data version ${emission.manifest.data_version}`,
-  );
+  log(`emit      ${published.manifest.files} files, ${(emission.manifest.bytes / 1024).toFixed(0)} KiB of data, data version ${dataVersion}`);
   log(`docs      ${documents.length} files: ${OPENAPI_PATH} and the reference page ${DOCS_PATH}`);
 
-  const staged = await stage(options.outDir, [...emission.files, ...documents]);
-  const done = { ok: true as const, manifest: emission.manifest, warnings, model, conflicts, today: options.today };
+  const staged = await stage(options.outDir, [...published.files, ...documents]);
+  const pendingRelease = made ? { history: history.history, release: made, fingerprints: plan.fingerprints } : null;
+  const done = {
+    ok: true as const,
+    manifest: published.manifest,
+    warnings,
+    model,
+    conflicts,
+    today: options.today,
+    release: live?.id ?? null,
+    pendingRelease,
+  };
   if (options.stageOnly) return { ...done, seconds: seconds(), stagedAt: staged };
   await swapIn(staged, options.outDir);
   log(`publish   ${path.relative(options.root, options.outDir) || options.outDir}/ swapped in`);
+  await recordPublishedRelease(options.sourcesDir, done);
+  if (pendingRelease)
+    log(`record    release ${pendingRelease.release.id} written to ${path.relative(options.root, path.join(options.sourcesDir, RELEASES_FOLDER))}/`);
   return { ...done, seconds: seconds() };
+}
+
+/** Writes a published build's release into sources/releases/; call it only after the build was swapped in. */
+export async function recordPublishedRelease(sourcesDir: string, result: { pendingRelease: PendingRelease | null }): Promise<void> {
+  const pending = result.pendingRelease;
+  if (pending) await recordRelease(sourcesDir, pending.history, pending.release, pending.fingerprints);
+}
+
+function unreleasedWarning(plan: ReleasePlan): Warning {
+  const changed = plan.changes.length;
+  return {
+    resource: "releases",
+    kind: "records differ from the latest release (npm run build -- --release records one)",
+    message:
+      plan.fingerprints && changed === 0
+        ? "there is no release yet: npm run build -- --release records the first"
+        : `${changed} records added, removed or changed since the latest release; /v1/meta says release null until one is recorded`,
+  };
 }
 
 /** Unreadable files first (their cause is what to fix first), then by file and line. */

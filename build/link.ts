@@ -22,6 +22,7 @@ export type Qualification = Row<Tables["qualifications"]> & Omit<Judgement, "req
 type ApplicationCycle = Row<Tables["applicationCycles"]>;
 type UniversityFee = Row<Tables["universityFees"]>;
 type TeachingLanguage = Row<Tables["teachingLanguages"]>;
+export type UpstreamEdition = Row<Tables["upstreamEditions"]>;
 export type University = Row<Tables["universities"]> & {
   province: Province;
   /** Its languages of learning and teaching (at least one: the link stage refuses a university without). */
@@ -49,6 +50,8 @@ export type Model = {
   /** The vocabulary of bursaries' fields of study, ordered by name. */
   fieldsOfStudy: FieldOfStudy[];
   prospectuses: Prospectus[];
+  /** The upstream datasets' editions, by dataset. */
+  upstreamEditions: UpstreamEdition[];
 };
 
 function groupBy<V>(values: Iterable<V>, keyOf: (value: V) => string): Map<string, V[]> {
@@ -316,6 +319,7 @@ export function linkModel(valid: Valid, today: string): { model: Model; conflict
     bursaries: linkedBursaries.bursaries,
     fieldsOfStudy: linkedBursaries.fieldsOfStudy,
     prospectuses,
+    upstreamEditions: rowsOf(valid.upstreamEditions).sort((a, b) => byText(a.dataset, b.dataset)),
   };
   problems.push(...checkDerivedIds(model), ...checkTeachingLanguages(valid, model));
   return { model, conflicts, problems, warnings: [...linkWarnings, ...gapWarnings(model)] };

@@ -268,3 +268,23 @@ export function resourceRecords(model: Model, schemes: Map<string, ApsScheme>, v
     },
   ];
 }
+
+/** One record as a partner sees it: its key, and its published fields (for a qualification, with its requirements). */
+export type PublishedRecord = { key: string; fields: Record<string, unknown> };
+
+/**
+ * A resource's records by key: each detail record (a qualification's with a `requirements` field holding its
+ * subject requirements), or, for a resource without detail records, each list item keyed by its slug or id.
+ * The record digests, the releases' fingerprints and the bulk files all read records through this.
+ */
+export function publishedRecords(resource: ResourceRecords): PublishedRecord[] {
+  if (resource.detail) {
+    const children = resource.children ? new Map(resource.children.byKey.map(({ key, items }) => [key, items])) : null;
+    return resource.detail.records.map(({ key, record }) => ({
+      key,
+      fields: children ? { ...(record as Record<string, unknown>), requirements: children.get(key) ?? [] } : (record as Record<string, unknown>),
+    }));
+  }
+  const items = (resource.list?.items ?? resource.whole?.items ?? []) as Record<string, unknown>[];
+  return items.map((fields) => ({ key: typeof fields.slug === "string" ? fields.slug : String(fields.id), fields }));
+}

@@ -1,6 +1,9 @@
 // Dispatch: a matched route's target to its one handler. The table is exhaustive by type (`satisfies
 // Handlers`): a target kind added to schema/operation.ts without its handler here fails tsc, not a request.
 import type { Manifest } from "../lib/layout.ts";
+import type { Principal } from "./authenticate.ts";
+import { serveBulk, serveDictionary } from "./bulk.ts";
+import { serveChanges, serveMeta, serveReleases } from "./sync.ts";
 import { answerApsCalculator, answerApsCompare, answerApsTargets } from "./aps.ts";
 import { manifestOf } from "./assets.ts";
 import { answerIdParse, readJsonBody } from "./compute.ts";
@@ -12,8 +15,14 @@ import { JSON_CONTENT_TYPE } from "./respond.ts";
 import type { Target } from "./route.ts";
 import { prospectusDocumentUrl, serveDetail, serveList, serveRequirements, serveWhole } from "./serve.ts";
 
-/** What every handler may read about the request it answers. */
-export type Context = { request: Request; url: URL; env: Env };
+/** What every handler may read about the request it answers; `principal`: its accepted token (null on a public route). */
+export type Context = { request: Request; url: URL; env: Env; principal: Principal | null };
+
+/** The token of a request on a route that needs one (every route but the public ones has it). */
+function principalOf(context: Context): Principal {
+  if (!context.principal) throw new Error("a route that needs a token was dispatched without one");
+  return context.principal;
+}
 
 /** One handler per target kind, each taking its own kind of target. */
 export type Handlers = { [K in Target["kind"]]: (target: Extract<Target, { kind: K }>, context: Context) => Promise<Response> };
@@ -33,6 +42,13 @@ const HANDLERS = {
   whole: (target, c) => document(c, () => serveWhole(target.resource, c.url, c.env)),
   detail: (target, c) => document(c, (manifest) => serveDetail(target.resource, target.key, c.env, manifest)),
   requirements: (target, c) => document(c, () => serveRequirements(target.id, c.env)),
+  meta: (_target, c) => document(c, () => serveMeta(c.url, c.env)),
+  releases: (_target, c) => document(c, (manifest) => serveReleases(c.url, c.env, manifest)),
+  changes: (_target, c) => document(c, (manifest) => serveChanges(c.url, c.env, manifest, principalOf(c))),
+  bulk: async (target, c) =>
+    target.file === "dictionary.json"
+      ? document(c, () => serveDictionary(c.url, c.env))
+      : serveBulk(target.file, c.request, c.url, c.env, await manifestOf(c.env), principalOf(c)),
   "id-parse": async (_target, { request }) => answerIdParse(await readJsonBody(request), new Date()),
   aps: async (_target, { request, env }) => answerApsCalculator(await readJsonBody(request), env),
   "aps-compare": async (_target, { request, env }) => answerApsCompare(await readJsonBody(request), env),

@@ -47,13 +47,13 @@ async function handle(request: Request, env: Env, gate: Gate): Promise<Response>
     // The reference page's own files are not counted: one page load is one request (lib/public-documents.ts).
     const target = match.route.target;
     if (target.kind !== "public-document" || target.document.counted) await count(gate, env, "anonymous", clientAddress(request));
-    return dispatch(target, { request, url, env });
+    return dispatch(target, { request, url, env, principal: null });
   }
 
   const principal = await admit(request, env, gate);
   const route = routeOf(match, request, url);
   if (route.access !== "public") authorise(principal, route.access);
-  return dispatch(route.target, { request, url, env });
+  return dispatch(route.target, { request, url, env, principal });
 }
 
 /**

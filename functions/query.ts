@@ -9,6 +9,7 @@ import type { Criterion } from "../lib/find.ts";
 import { parsePageRequest, type PageRequest } from "../lib/pagination.ts";
 import { DEFAULT_RADIUS_KM } from "../schema/query.ts";
 import type { ErrorDetail } from "../schema/errors.ts";
+import type { QueryParameter } from "../schema/query.ts";
 import type { Resource } from "../schema/resources.ts";
 import { ApiError } from "./errors.ts";
 
@@ -18,7 +19,11 @@ const PAGINATION_MESSAGE = "page and per_page must be positive integers, per_pag
 
 /** The list query of `resource`, read with the parameter table of its registry entry. */
 export function parseListQuery(resource: Resource, params: URLSearchParams): ListQuery {
-  const table = resource.definition.query;
+  return parseQuery(resource.definition.query, `/v1/data/${resource.name}`, params);
+}
+
+/** A query read with a parameter table (schema/query.ts); `endpoint` names the endpoint in messages. */
+export function parseQuery(table: Readonly<Record<string, QueryParameter>>, endpoint: string, params: URLSearchParams): ListQuery {
   const accepted = Object.keys(table);
   const names = [...params.keys()];
 
@@ -27,7 +32,7 @@ export function parseListQuery(resource: Resource, params: URLSearchParams): Lis
     const takes = accepted.length > 0 ? `takes only: ${accepted.join(", ")}` : "takes no query parameters";
     throw new ApiError(
       "unknown_parameter",
-      `Unknown query parameter${unknown.length > 1 ? "s" : ""} ${unknown.map((n) => `'${n}'`).join(", ")}: /v1/data/${resource.name} ${takes}`,
+      `Unknown query parameter${unknown.length > 1 ? "s" : ""} ${unknown.map((n) => `'${n}'`).join(", ")}: ${endpoint} ${takes}`,
       {
         details: unknown.map((name) => ({ path: name, message: `is not a parameter of this endpoint, which ${takes}` })),
       },

@@ -84,7 +84,7 @@ const LOOPBACK_HOSTS = new Set(["127.0.0.1", "localhost", "[::1]"]);
  * deployment: ASSET_URL must be set there. Only a loopback origin (local development and tests) may stand
  * in for an empty ASSET_URL; any other Host gets a 500 misconfigured rather than a URL we did not choose.
  */
-function assetBaseOf(url: URL, env: Env): string {
+export function assetBaseOf(url: URL, env: Env): string {
   if (env.ASSET_URL) return env.ASSET_URL.replace(/\/+$/, "");
   if (LOOPBACK_HOSTS.has(url.hostname)) return `${url.origin}/assets`;
   console.error(`ASSET_URL is not set and the request's host ${JSON.stringify(url.host)} is not a loopback address; refusing to build URLs from it`);

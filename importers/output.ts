@@ -1,7 +1,5 @@
-// Writing the imported tables: CSV text in the format of sources/README.md, written atomically so the build
-// never reads a half-written table (and an interrupted import leaves the previous one in place).
-import { mkdir, rename, rm, writeFile } from "node:fs/promises";
-import path from "node:path";
+// Writing the imported tables: CSV text in the format of sources/README.md, written atomically
+// (lib/write-atomically.ts) so the build never reads a half-written table.
 
 export type CellValue = string | number | null;
 
@@ -22,17 +20,4 @@ export function toCsv<C extends string>(columns: readonly C[], rows: readonly Re
   const lines = [columns.join(",")];
   for (const row of rows) lines.push(columns.map((column) => csvCell(row[column])).join(","));
   return `${lines.join("\n")}\n`;
-}
-
-/** Writes `text` to `file` via a temporary file in the same folder and a rename (atomic on one filesystem). */
-export async function writeFileAtomically(file: string, text: string): Promise<void> {
-  await mkdir(path.dirname(file), { recursive: true });
-  const temporary = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.${Date.now()}.tmp`);
-  try {
-    await writeFile(temporary, text, "utf8");
-    await rename(temporary, file);
-  } catch (error) {
-    await rm(temporary, { force: true });
-    throw error;
-  }
 }

@@ -24,3 +24,10 @@ export function isRealDate(value: string): boolean {
   const date = new Date(Date.UTC(year, month - 1, day));
   return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
 }
+
+/** The date `days` days after (or before, when negative) a YYYY-MM-DD date. */
+export function addDays(date: string, days: number): string {
+  const at = new Date(`${date}T00:00:00Z`);
+  if (Number.isNaN(at.getTime())) throw new RangeError(`addDays needs a date written YYYY-MM-DD, not ${date}`);
+  return new Date(at.getTime() + days * 86_400_000).toISOString().slice(0, 10);
+}

@@ -46,4 +46,12 @@ export const paths = {
   recordDigests: (resource: string) => `/_internal/records/${resource}.json`,
   /** Part `part` of a list's find index, never served: the Worker answers filters and searches from it. */
   findIndex: (resource: string, part: number) => `/_internal/find/${resource}/${part}.json`,
+  /** The body of GET /v1/meta (build/meta.ts). */
+  meta: () => "/_internal/meta.json",
+  /** The release history without changes, newest first, and the live release (build/releases.ts). */
+  releases: () => "/_internal/releases.json",
+  /** One release's changes. */
+  changes: (release: string) => `/_internal/changes/${release}.json`,
+  /** A bulk file, or the data dictionary (`dictionary`, `json`) (build/bulk.ts). */
+  bulk: (name: string, format: string) => `/_internal/bulk/${name}.${format}`,
 };

@@ -15,7 +15,7 @@ import { recoverInterruptedPublish, swapIn } from "../build/publish.ts";
 import { formatProblem } from "../build/problems.ts";
 import { todayInJohannesburg } from "../lib/dates.ts";
 import { UnreadableFileError } from "../importers/read-table.ts";
-import { writeFileAtomically } from "../importers/output.ts";
+import { writeFileAtomically } from "../lib/write-atomically.ts";
 import { DATASETS, IMPORTERS, UnusableFilesError } from "../importers/run.ts";
 import { WRANGLER_OFFLINE_ENV } from "../lib/wrangler-env.ts";
 import { loadUpstreamConfig, type UpstreamConfig } from "./config.ts";

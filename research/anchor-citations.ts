@@ -17,7 +17,8 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSy
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { parse } from "csv-parse/sync";
-import { toCsv, writeFileAtomically, type CellValue } from "../importers/output.ts";
+import { toCsv, type CellValue } from "../importers/output.ts";
+import { writeFileAtomically } from "../lib/write-atomically.ts";
 
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
 const SOURCES = path.join(ROOT, "sources");

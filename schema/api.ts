@@ -132,7 +132,7 @@ export const Subject = z.object({
 });
 
 /** One year of a school's National Senior Certificate results (the DBE's NSC School Performance Report). */
-const NscResult = z.object({
+export const NscResult = z.object({
   year,
   /** Learners who wrote the NSC examinations. */
   wrote: z.number().int().min(1),

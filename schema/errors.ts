@@ -8,6 +8,8 @@ export const ERROR_STATUS = {
   malformed_json: 400,
   /** RFC 6750 section 3.1: an Authorization header that is not `Bearer <token>`. */
   invalid_request: 400,
+  /** GET /v1/changes: a `since` inside the kept history that names no release. */
+  unknown_release: 400,
   missing_token: 401,
   invalid_token: 401,
   token_expired: 401,
@@ -17,6 +19,8 @@ export const ERROR_STATUS = {
   origin_not_allowed: 403,
   not_found: 404,
   method_not_allowed: 405,
+  /** GET /v1/changes: a `since` older than the kept history; the client must download the bulk files again. */
+  release_gone: 410,
   payload_too_large: 413,
   unsupported_media_type: 415,
   invalid_id_request: 422,

@@ -207,12 +207,16 @@ async function operationObject(operation: Operation, components: Components, sou
           : { "Cache-Control": { $ref: "#/components/headers/CacheControl" } }),
         ...RATE_LIMIT_HEADERS,
       },
-      content: {
-        "application/json": withExamples({ schema: components.add(operation.response.name, operation.response.schema) }, (e) => ({
-          description: `The answer to ${requestLine(operation, e)}.`,
-          value: e.response,
-        })),
-      },
+      content: operation.response.media
+        ? Object.fromEntries(
+            Object.entries(operation.response.media).map(([media, holds]) => [media, { schema: { type: "string", description: holds } }]),
+          )
+        : {
+            "application/json": withExamples({ schema: components.add(operation.response.name, operation.response.schema) }, (e) => ({
+              description: `The answer to ${requestLine(operation, e)}.`,
+              value: e.response,
+            })),
+          },
     },
   };
   if (operation.method === "get") responses[304] = { $ref: "#/components/responses/NotModified" };

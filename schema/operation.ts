@@ -22,6 +22,10 @@ export type Target =
   | { kind: "aps-compare" }
   | { kind: "aps-targets" }
   | { kind: "id-parse" }
+  | { kind: "meta" }
+  | { kind: "releases" }
+  | { kind: "changes" }
+  | { kind: "bulk"; file: string }
   | { kind: "prospectus-document"; path: string }
   | { kind: "public-document"; document: PublicDocument }
   | { kind: "redirect"; location: string; status: 301 | 302 };
@@ -69,8 +73,11 @@ export type Operation = {
   query?: z.ZodObject;
   /** The JSON request body, shown under `name` in components/schemas. */
   body?: { name: string; schema: z.ZodType };
-  /** The 200 body, shown under `name` in components/schemas. */
-  response: { name: string; schema: z.ZodType; description: string };
+  /**
+   * The 200 body, shown under `name` in components/schemas. `media`: an answer that is not JSON (a bulk file):
+   * its media types, each with what it holds, instead of application/json.
+   */
+  response: { name: string; schema: z.ZodType; description: string; media?: Record<string, string> };
   /** Error codes beyond AUTH_ERROR_STATUSES'; the document gives each status the error body with exactly its codes. */
   errors: ErrorCode[];
   /** What the Worker does with a request this operation matched: the target its handler takes (functions/index.ts). */

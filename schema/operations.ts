@@ -19,6 +19,7 @@ import * as api from "./api.ts";
 import type { ErrorCode } from "./errors.ts";
 import type { Operation } from "./operation.ts";
 import { resourceOperations } from "./resource-operations.ts";
+import { SYNC_OPERATIONS } from "./sync-operations.ts";
 import { RESOURCES, resourceEntries, TAGS, uuidParameter, type ResourceDefinition, type ResourceName } from "./resources.ts";
 
 export type { Example, ExampleSource, Operation, Target } from "./operation.ts";
@@ -211,6 +212,7 @@ const ORDER: (ResourceName | Operation)[] = [
   parseIdNumberOperation,
   "prospectuses",
   "provinces",
+  ...SYNC_OPERATIONS,
 ];
 
 /** The operations of `order`, each resource's made from `registry`, then those of the resources it does not name. */

@@ -8,6 +8,7 @@ import { z } from "zod";
 import type { Match, Point } from "../lib/find.ts";
 
 import { isRealDate } from "../lib/dates.ts";
+import { DATA_VERSION, RELEASE_ID } from "./releases.ts";
 import { MAX_PER_PAGE, parsePageRequest } from "../lib/pagination.ts";
 import { searchKey, searchWords } from "../lib/text.ts";
 import {
@@ -297,6 +298,23 @@ export const LIST_QUERY_PARAMETERS = {
   "fields-of-study": {},
   provinces: {},
 } as const satisfies Record<string, Record<string, QueryParameter>>;
+
+/** The queries of GET /v1/releases and GET /v1/changes (functions/sync.ts); `since` is required there. */
+export const SYNC_QUERY_PARAMETERS = {
+  releases: { ...PAGINATION },
+  changes: {
+    ...PAGINATION,
+    since: {
+      schema: parameter("must be a release id (YYYY-MM-DD or YYYY-MM-DD.N) or a data version (16 hexadecimal digits)", (v) =>
+        RELEASE_ID.test(v) || DATA_VERSION.test(v) ? v : undefined,
+      ),
+      description:
+        "Required. A release id (GET /v1/releases) or a data version (the X-Data-Version header of an answer you kept): the changes after it.",
+      example: "2026-11-28",
+      match: { kind: "equals", column: "since" },
+    },
+  },
+} satisfies Record<string, Record<string, QueryParameter>>;
 
 export type ListResource = keyof typeof LIST_QUERY_PARAMETERS;
 

@@ -20,6 +20,9 @@ const PAGINATION_QUERY = z.object({
   per_page: z.number().int().min(1).max(MAX_PER_PAGE).default(DEFAULT_PER_PAGE).describe(`Records per page, 1 to ${MAX_PER_PAGE}.`),
 });
 
+/** The pagination query, for operations outside the registry that page (schema/sync-operations.ts). */
+export const paginationQuery = (): z.ZodObject => PAGINATION_QUERY;
+
 const LIST_QUERY_ERRORS: ErrorCode[] = ["invalid_pagination", "invalid_parameter", "unknown_parameter"];
 
 /** A paginated list's query: pagination plus the list's own parameters (filters, search...) from its table. */

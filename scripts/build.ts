@@ -6,7 +6,7 @@ import { runCommand, UsageError } from "../lib/cli.ts";
 import { isRealDate } from "../build/tables/cells.ts";
 import { ROOT } from "../lib/root.ts";
 
-const USAGE = `usage: npm run build -- [--sources DIR] [--imported DIR] [--out DIR] [--max-files N] [--today YYYY-MM-DD] [--conflicts FILE] [--verbose]
+const USAGE = `usage: npm run build -- [--sources DIR] [--imported DIR] [--out DIR] [--max-files N] [--today YYYY-MM-DD] [--conflicts FILE] [--release] [--verbose]
 
 Builds dist/ from the CSV tables in sources/; a failed build leaves dist/ as it was.
   --sources DIR      the tables (default sources/)
@@ -17,6 +17,8 @@ Builds dist/ from the CSV tables in sources/; a failed build leaves dist/ as it 
   --today DATE       the date verified_on may not pass (default: today in Johannesburg)
   --conflicts FILE   where to write the catalogue's conflicts report (default docs/data-conflicts.md when
                      building the project's own sources/, else none)
+  --release          record a release when the records differ from the latest release (sources/releases/;
+                     README "Releases and bulk files"): written only once the build is published
   --verbose          every warning with its details (without it: one line per kind of warning with its
                      count, and the details in ${WARNINGS_FILE})
   --help             this text`;
@@ -32,11 +34,13 @@ function optionsOf(argv: string[]): (Partial<BuildOptions> & { verbose: boolean 
       today: { type: "string" },
       conflicts: { type: "string" },
       verbose: { type: "boolean", default: false },
+      release: { type: "boolean", default: false },
       help: { type: "boolean", default: false },
     },
   });
   if (values.help) return "help";
   const overrides: Partial<BuildOptions> & { verbose: boolean } = { verbose: values.verbose };
+  if (values.release) overrides.release = new Date();
   if (values.sources) overrides.sourcesDir = path.resolve(values.sources);
   if (values.imported) overrides.importedDir = path.resolve(values.imported);
   if (values.out) overrides.outDir = path.resolve(values.out);

@@ -98,6 +98,20 @@ export function sourceTables(today: string) {
     references: [{ column: "university_slug", table: "universities", targetColumn: "slug" }],
   });
 
+  // The editions of the upstream datasets the national tables were imported from (GET /v1/meta).
+  const upstreamEditions = defineTable({
+    name: "upstream-editions",
+    patterns: ["upstream-editions.csv"],
+    row: z.object({
+      dataset: cell.slug(),
+      resource: cell.slug(),
+      title: cell.text(),
+      edition: cell.text(),
+      ...provenance,
+    }),
+    key: ["dataset"],
+  });
+
   const subjects = defineTable({
     name: "subjects",
     patterns: ["subjects.csv"],
@@ -250,6 +264,7 @@ export function sourceTables(today: string) {
     applicationCycles,
     universityFees,
     teachingLanguages,
+    upstreamEditions,
     subjects,
     qualifications,
     witnesses,

@@ -7,7 +7,8 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { parse } from "csv-parse/sync";
-import { toCsv, writeFileAtomically, type CellValue } from "../../importers/output.ts";
+import { toCsv, type CellValue } from "../../importers/output.ts";
+import { writeFileAtomically } from "../../lib/write-atomically.ts";
 import { documentUrl, EXTRACTED_COLUMNS, type ExtractedRow, type OfficialDocument, rowProblem, splitPages } from "./document.ts";
 
 const HERE = path.dirname(new URL(import.meta.url).pathname);

@@ -51,7 +51,7 @@ async function get(env: Env, path: string): Promise<{ status: number; body: unkn
   if (match.kind !== "route") throw new Error(`${path}: ${match.kind}`);
   expect(match.route.access).toBe("universities:read");
   try {
-    const response = await dispatch(match.route.target, { request: new Request(url), url, env });
+    const response = await dispatch(match.route.target, { request: new Request(url), url, env, principal: null });
     return { status: response.status, body: await response.json() };
   } catch (error) {
     if (error instanceof ApiError) return { status: error.status, body: { code: error.code, details: error.options.details } };

@@ -1,0 +1,54 @@
+// The bulk files (schema/bulk.ts): every record of each resource in one NDJSON and one CSV file, and the data
+// dictionary. Written under /_internal/bulk/; the Worker serves them at /v1/bulk/ after the scope check. A
+// resource whose records the Worker finishes per request (prospectuses: their URL) gets its stored NDJSON only,
+// from which the Worker makes both formats.
+import { paths } from "../lib/layout.ts";
+import { BULK_FILES, columnsOf, csvHeader, csvLine, type BulkFile } from "../schema/bulk.ts";
+import { dataDictionary } from "../schema/dictionary.ts";
+import { resourceNamed } from "../schema/resources.ts";
+import type { EmittedFile } from "./emit.ts";
+import type { Problem } from "./problems.ts";
+import type { ResourceRecords } from "./records.ts";
+
+/** Cloudflare's limit on one static asset. */
+export const MAX_ASSET_BYTES = 25 * 1024 * 1024;
+
+/** The records of one bulk file, in the order of its list (and, for unnested ones, of each record's list). */
+function recordsOf(file: BulkFile, byName: Map<string, ResourceRecords>): unknown[] {
+  const resource = byName.get(file.resource);
+  if (!resource) return [];
+  if (file.name === "qualification-requirements") {
+    return (resource.children?.byKey ?? []).flatMap(({ key, items }) => items.map((item) => ({ qualification_id: key, ...(item as object) })));
+  }
+  if (file.name === "nsc-results") {
+    return (resource.detail?.records ?? []).flatMap(({ key, record }) => {
+      const school = record as { emis_number: string; nsc_results: object[] };
+      return school.nsc_results.map((result) => ({ high_school_id: key, emis_number: school.emis_number, ...result }));
+    });
+  }
+  if (resource.detail) return resource.detail.records.map((r) => r.record);
+  return resource.list?.items ?? resource.whole?.items ?? [];
+}
+
+export function bulkFiles(resources: ResourceRecords[]): { files: EmittedFile[]; problems: Problem[] } {
+  const byName = new Map(resources.map((r) => [r.name, r]));
+  const files: EmittedFile[] = [];
+  for (const file of BULK_FILES) {
+    const records = recordsOf(file, byName);
+    files.push({ path: paths.bulk(file.name, "ndjson"), content: records.map((r) => `${JSON.stringify(r)}\n`).join("") });
+    const finishedByWorker = file.name === file.resource && resourceNamed(file.resource).definition.served !== undefined;
+    if (finishedByWorker) continue;
+    const columns = columnsOf(file.record);
+    files.push({ path: paths.bulk(file.name, "csv"), content: csvHeader(columns) + records.map((r) => csvLine(columns, r)).join("") });
+  }
+  files.push({ path: paths.bulk("dictionary", "json"), content: JSON.stringify({ data: dataDictionary() }) });
+  const problems: Problem[] = files
+    .filter((f) => Buffer.byteLength(f.content) > MAX_ASSET_BYTES)
+    .map((f) => ({
+      file: `dist:${f.path}`,
+      line: 0,
+      value: `${(Buffer.byteLength(f.content) / 1024 / 1024).toFixed(1)} MiB`,
+      expected: "a bulk file within Cloudflare's 25 MiB per asset (split the file by province, or drop its CSV)",
+    }));
+  return { files, problems };
+}

@@ -1,0 +1,219 @@
+// Releases (README "Releases and bulk files"): the rules of build/releases.ts on small cases, and two releases made
+// from changed sources (a school added, a bursary's closing date changed, a qualification removed), read back through
+// the Worker's own answer to GET /v1/changes with tokens of different scopes.
+import { existsSync } from "node:fs";
+import { readdir, readFile, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { defaultBuildOptions, runBuild, type BuildResult } from "../../build/index.ts";
+import { fingerprintsOf, newRelease, nextReleaseId, planRelease, retain, type Fingerprints } from "../../build/releases.ts";
+import type { ResourceRecords } from "../../build/records.ts";
+import type { Principal } from "../../functions/authenticate.ts";
+import { dispatch } from "../../functions/dispatch.ts";
+import type { Env } from "../../functions/env.ts";
+import { ApiError } from "../../functions/errors.ts";
+import { matchRoute } from "../../functions/route.ts";
+import { copyOfSources, removeAll, tempDir } from "../../lib/files.ts";
+import { SCOPES } from "../../domain/scopes.ts";
+import { ReleaseFile } from "../../schema/releases.ts";
+
+const records = (name: string, items: Record<string, unknown>[]) => ({ name, whole: { schema: null, items } }) as unknown as ResourceRecords;
+
+describe("release rules", () => {
+  const before: Fingerprints = fingerprintsOf([
+    records("provinces", [
+      { id: "a", name: "A" },
+      { id: "b", name: "B" },
+    ]),
+  ]);
+
+  it("lists added, removed and changed records with the fields that changed", () => {
+    const after = fingerprintsOf([
+      records("provinces", [
+        { id: "a", name: "A2" },
+        { id: "c", name: "C" },
+      ]),
+    ]);
+    const plan = planRelease(after, before);
+    expect(plan.changes).toEqual([
+      { resource: "provinces", key: "a", change: "changed", fields: ["name"] },
+      { resource: "provinces", key: "b", change: "removed", fields: [] },
+      { resource: "provinces", key: "c", change: "added", fields: [] },
+    ]);
+    expect(plan.counts.provinces).toEqual({ total: 2, added: 1, removed: 1, changed: 1 });
+    expect(plan.unchanged).toBe(false);
+    expect(planRelease(before, before).unchanged).toBe(true);
+  });
+
+  it("notices a field that appears or disappears", () => {
+    const added = fingerprintsOf([
+      records("provinces", [
+        { id: "a", name: "A", code: "X" },
+        { id: "b", name: "B" },
+      ]),
+    ]);
+    expect(planRelease(added, before).changes).toEqual([{ resource: "provinces", key: "a", change: "changed", fields: ["code"] }]);
+    expect(planRelease(before, added).changes).toEqual([{ resource: "provinces", key: "a", change: "changed", fields: ["code"] }]);
+  });
+
+  it("numbers a day's second release, and a first release is a baseline without changes", () => {
+    const plan = planRelease(before, null);
+    const first = newRelease([], plan, "0123456789abcdef", new Date("2026-11-28T08:00:00Z"));
+    expect(first).toMatchObject({ id: "2026-11-28", previous: null, baseline: true, changes: [] });
+    expect(nextReleaseId([first], new Date("2026-11-28T20:00:00Z"))).toBe("2026-11-28.2");
+    // 23:30 UTC is the next day in Johannesburg.
+    expect(nextReleaseId([first], new Date("2026-11-28T23:30:00Z"))).toBe("2026-11-29");
+  });
+
+  it("keeps 400 days, and the oldest one kept becomes a baseline", () => {
+    const release = (id: string, previous: string | null): ReleaseFile => ({
+      id,
+      data_version: "0123456789abcdef",
+      built_at: `${id.slice(0, 10)}T00:00:00Z`,
+      previous,
+      baseline: previous === null,
+      resources: { provinces: { total: 2, added: 0, removed: 0, changed: 1 } },
+      changes: previous === null ? [] : [{ resource: "provinces", key: "a", change: "changed", fields: ["name"] }],
+    });
+    const history = [release("2025-10-01", null), release("2025-10-28", "2025-10-01"), release("2026-12-01", "2025-10-28")];
+    const { kept, dropped } = retain(history);
+    expect(kept.map((r) => r.id)).toEqual(["2026-12-01", "2025-10-28"]);
+    expect(dropped.map((r) => r.id)).toEqual(["2025-10-01"]);
+    expect(kept[1]).toMatchObject({ baseline: true, previous: null, changes: [], resources: { provinces: { total: 2, changed: 0 } } });
+  });
+});
+
+/** An ASSETS binding over a built dist/ folder. */
+function envOver(dist: string): Env {
+  const ASSETS = {
+    fetch: async (request: Request) => {
+      const file = path.join(dist, ...new URL(request.url).pathname.split("/").filter(Boolean));
+      return existsSync(file) ? new Response(await readFile(file)) : new Response(null, { status: 404 });
+    },
+  };
+  return { ASSETS, CACHE_MAX_AGE: "300", ASSET_URL: "https://api.test/assets" } as unknown as Env;
+}
+
+const principal = (scopes: readonly string[]): Principal =>
+  ({
+    sub: "test",
+    jti: crypto.randomUUID(),
+    scopes: new Set(scopes),
+    expiresAt: Date.now() / 1000 + 3600,
+    kind: { type: "secret" },
+  }) as unknown as Principal;
+
+async function get(env: Env, url: string, scopes: readonly string[] = SCOPES): Promise<{ status: number; body: Record<string, unknown> }> {
+  const parsed = new URL(`http://127.0.0.1${url}`);
+  const match = matchRoute("GET", parsed.pathname);
+  if (match.kind !== "route") throw new Error(`${url}: ${match.kind}`);
+  try {
+    const response = await dispatch(match.route.target, { request: new Request(parsed), url: parsed, env, principal: principal(scopes) });
+    return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+  } catch (error) {
+    if (error instanceof ApiError) return { status: error.status, body: { code: error.code } };
+    throw error;
+  }
+}
+
+describe("two releases from changed sources", () => {
+  let sources: string;
+  let out: string;
+  let first: ReleaseFile;
+  let result: BuildResult;
+  const school = "999999001";
+  const bursary = "masakhisizwe-bursary";
+  let removedQualification: string;
+
+  beforeAll(async () => {
+    sources = await copyOfSources({ national: true });
+    out = path.join(await tempDir("releases-dist"), "dist");
+    const [latest] = (await readdir(path.join(sources, "releases")))
+      .filter((n) => n.endsWith(".json"))
+      .sort()
+      .reverse();
+    first = ReleaseFile.parse(JSON.parse(await readFile(path.join(sources, "releases", latest ?? ""), "utf8")));
+
+    // A school added: a copy of the first school's row under a new EMIS number and name.
+    const schools = (await readFile(path.join(sources, "high-schools.csv"), "utf8")).trimEnd().split("\n");
+    const [, firstSchool = ""] = schools;
+    const cells = firstSchool.split(",");
+    cells[0] = school;
+    cells[1] = "RELEASE TEST SECONDARY SCHOOL";
+    await writeFile(path.join(sources, "high-schools.csv"), `${[...schools, cells.join(",")].join("\n")}\n`);
+    // A bursary's closing date moved by a day.
+    const cycles = await readFile(path.join(sources, "bursary-cycles.csv"), "utf8");
+    const cycle = cycles.split("\n").find((line) => line.startsWith(`${bursary},`)) ?? "";
+    const closing = cycle.split(",")[3] ?? "";
+    const moved = new Date(Date.parse(`${closing}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+    await writeFile(path.join(sources, "bursary-cycles.csv"), cycles.replace(cycle, cycle.replace(`,${closing},`, `,${moved},`)));
+    // A qualification removed, with its evidence.
+    const file = path.join(sources, "qualifications", "university-of-limpopo.csv");
+    const rows = (await readFile(file, "utf8")).trimEnd().split("\n");
+    const victim = rows[rows.length - 1] ?? "";
+    removedQualification = victim.split(",")[0] ?? "";
+    await writeFile(file, `${rows.slice(0, -1).join("\n")}\n`);
+    const evidence = path.join(sources, "evidence", "university-of-limpopo.csv");
+    const lines = (await readFile(evidence, "utf8")).split("\n");
+    await writeFile(evidence, lines.filter((l) => !l.startsWith(`${removedQualification},`)).join("\n"));
+
+    result = await runBuild(
+      defaultBuildOptions(path.dirname(sources), { sourcesDir: sources, outDir: out, release: new Date("2026-12-01T10:00:00Z") }),
+    );
+  }, 180_000);
+
+  afterAll(() => removeAll(sources, path.dirname(out)));
+
+  it("records the second release in sources/releases/ once published", async () => {
+    if (!result.ok) throw new Error(JSON.stringify(result.problems.slice(0, 3)));
+    expect(result.release).toBe("2026-12-01");
+    const second = ReleaseFile.parse(JSON.parse(await readFile(path.join(sources, "releases", "2026-12-01.json"), "utf8")));
+    expect(second.previous).toBe(first.id);
+    expect(second.resources["high-schools"]).toMatchObject({ added: 1, removed: 0, changed: 0 });
+    expect(second.resources.bursaries).toMatchObject({ added: 0, removed: 0, changed: 1 });
+    expect(second.resources.qualifications).toMatchObject({ added: 0, removed: 1, changed: 0 });
+  });
+
+  it("lists exactly those three changes since the first release, with the fields that changed", async () => {
+    const env = envOver(out);
+    const schoolId = ((await get(env, `/v1/data/high-schools?q=release test`)).body.data as { id: string }[])[0]?.id;
+    for (const since of [first.id, first.data_version]) {
+      const { status, body } = await get(env, `/v1/changes?since=${since}`);
+      expect(status).toBe(200);
+      expect(body.data).toEqual([
+        { release: "2026-12-01", resource: "bursaries", key: bursary, change: "changed", fields: ["closing_date", "cycles"] },
+        { release: "2026-12-01", resource: "high-schools", key: schoolId, change: "added", fields: [] },
+        { release: "2026-12-01", resource: "qualifications", key: removedQualification, change: "removed", fields: [] },
+      ]);
+      expect(body.meta).toEqual({ total: 3, page: 1, per_page: 20, since: first.id, until: "2026-12-01" });
+    }
+    const paged = await get(env, `/v1/changes?since=${first.id}&per_page=1&page=2`);
+    expect((paged.body.data as { resource: string }[]).map((c) => c.resource)).toEqual(["high-schools"]);
+  });
+
+  it("shows a token only the changes to resources it may read", async () => {
+    const env = envOver(out);
+    const withoutBursaries = SCOPES.filter((s) => s !== "bursaries:read");
+    const { body } = await get(env, `/v1/changes?since=${first.id}`, withoutBursaries);
+    expect((body.data as { resource: string }[]).map((c) => c.resource)).toEqual(["high-schools", "qualifications"]);
+    expect((body.meta as { total: number }).total).toBe(2);
+  });
+
+  it("answers 410 for a release older than the history, 400 for one that never was", async () => {
+    const env = envOver(out);
+    expect(await get(env, "/v1/changes?since=2020-01-01")).toEqual({ status: 410, body: { code: "release_gone" } });
+    expect(await get(env, "/v1/changes?since=ffffffffffffffff")).toEqual({ status: 410, body: { code: "release_gone" } });
+    expect(await get(env, "/v1/changes?since=2026-11-30")).toEqual({ status: 400, body: { code: "unknown_release" } });
+    expect((await get(env, "/v1/changes?since=yesterday")).status).toBe(400);
+    expect(await get(env, "/v1/changes")).toEqual({ status: 400, body: { code: "invalid_parameter" } });
+    expect(await get(env, "/v1/changes?since=2026-12-01")).toMatchObject({ status: 200, body: { data: [], meta: { total: 0 } } });
+  });
+
+  it("lists the releases newest first, and /v1/meta names the new one", async () => {
+    const env = envOver(out);
+    const { body } = await get(env, "/v1/releases", []);
+    expect((body.data as { id: string }[]).map((r) => r.id).slice(0, 2)).toEqual(["2026-12-01", first.id]);
+    const meta = await get(env, "/v1/meta", []);
+    expect(meta.body.data).toMatchObject({ release: { id: "2026-12-01", built_at: "2026-12-01T10:00:00Z" } });
+  });
+});
