@@ -10,7 +10,7 @@ import { existsSync } from "node:fs";
 import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { defaultBuildOptions, runBuild } from "../build/index.ts";
+import { defaultBuildOptions, recordPublishedRelease, runBuild, type PendingRelease } from "../build/index.ts";
 import { recoverInterruptedPublish, swapIn } from "../build/publish.ts";
 import { formatProblem } from "../build/problems.ts";
 import { todayInJohannesburg } from "../lib/dates.ts";
@@ -43,6 +43,8 @@ export type RebuildOptions = {
   deployCommand?: string[];
   download?: Partial<DownloadOptions>;
   log?: (line: string) => void;
+  /** When the run happens (the release's id and time; default: now); tests set it. */
+  now?: Date;
   /** The verified_on of freshly imported rows (default: today in Johannesburg); tests set it. */
   today?: string;
 };
@@ -184,6 +186,8 @@ type Run = {
   workDir: string;
   /** The staging folder of a build that is not yet published (removed if the run stops before publishing). */
   staged?: string;
+  /** The release the staged build made, recorded only when it is published. */
+  pendingRelease?: PendingRelease | null;
 };
 
 /** A step that ends the run: the report already says why (status "failed" unless the step set another). */
@@ -251,7 +255,13 @@ function hollowFiles(report: { files: readonly { file: string; rowsRead?: number
 async function stage(run: Run, imported: string): Promise<string> {
   const { options } = run;
   const build = await runBuild(
-    defaultBuildOptions(options.root, { sourcesDir: options.sourcesDir, importedDir: imported, outDir: options.outDir, stageOnly: true }),
+    defaultBuildOptions(options.root, {
+      sourcesDir: options.sourcesDir,
+      importedDir: imported,
+      outDir: options.outDir,
+      stageOnly: true,
+      release: options.now ?? new Date(),
+    }),
   );
   if (!build.ok) {
     const shown = build.problems.slice(0, MAX_PROBLEMS_SHOWN).map((problem) => `  ${formatProblem(problem)}`);
@@ -259,6 +269,7 @@ async function stage(run: Run, imported: string): Promise<string> {
     stop(run, "refused", `the build failed validation with ${build.problems.length} problem(s):`, ...shown, ...more);
   }
   run.staged = build.stagedAt as string;
+  run.pendingRelease = build.pendingRelease;
   run.log(`build     ${build.manifest.files} files, data version ${build.manifest.data_version} (staged)`);
   return run.staged;
 }
@@ -307,7 +318,11 @@ async function publish(run: Run, staged: string, imported: string, diff: BuildDi
   await swapIn(staged, options.outDir);
   run.staged = undefined;
   report.tables_refreshed = await refreshTables(imported, options.sourcesDir);
+  // Recorded only now, after the swap: a refused or failed rebuild never records a release.
+  await recordPublishedRelease(options.sourcesDir, { pendingRelease: run.pendingRelease ?? null });
+  report.release = run.pendingRelease?.release.id ?? null;
   report.status = "published";
+  run.log(`release   ${report.release ? `${report.release} recorded in sources/releases/` : "none: the records are the latest release's"}`);
   run.log(`sources   ${report.tables_refreshed.length === 0 ? "national tables unchanged" : `refreshed ${report.tables_refreshed.join(", ")}`}`);
   run.log(
     `publish   ${path.relative(options.root, options.outDir) || options.outDir}/ swapped in (${diff.oldVersion ?? "nothing"} -> ${diff.newVersion})`,
@@ -334,6 +349,7 @@ export async function runRebuild(options: RebuildOptions): Promise<RebuildResult
     imported: null,
     import_reports: [],
     tables_refreshed: [],
+    release: null,
     reasons: [],
     notes: [],
     diff: null,

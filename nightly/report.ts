@@ -17,6 +17,8 @@ export type RebuildReport = {
   import_reports: string[];
   /** The committed tables in sources/ that the publication refreshed (their content changed). */
   tables_refreshed: string[];
+  /** The release the publication recorded in sources/releases/; null when it published no different records, or did not publish. */
+  release: string | null;
   /** Why the rebuild did not publish (refused or failed). */
   reasons: string[];
   /** Things a person should know that did not stop it (an allowed drop, a first publication). */
@@ -42,6 +44,7 @@ export function formatReport(report: RebuildReport): string {
   }
   if (report.status === "published") {
     lines.push(
+      `- release recorded: ${report.release ?? "none"}`,
       `- committed tables refreshed: ${report.tables_refreshed.length === 0 ? "none (no change)" : report.tables_refreshed.map((t) => `sources/${t}`).join(", ")}`,
     );
   }

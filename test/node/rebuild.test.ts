@@ -14,6 +14,7 @@ import { guardLosses } from "../../nightly/guard.ts";
 import { formatReport } from "../../nightly/report.ts";
 import { FIXTURE_UPSTREAM, ROOT } from "../../support/test-dataset.ts";
 import { copyFolder, copyOfSources, fingerprint, removeAll, tempDir } from "../../lib/files.ts";
+import { RELEASE_ID } from "../../schema/releases.ts";
 
 const cleanup: string[] = [];
 afterAll(() => removeAll(...cleanup));
@@ -113,6 +114,9 @@ describe("npm run rebuild from a local upstream folder", () => {
     const importedBefore = await readFile(path.join(publication.ws.sourcesDir, "high-schools.csv"), "utf8");
     expect(importedBefore).not.toBe(committedSchools);
     expect(importedBefore.trimEnd().split("\n")).toHaveLength(1 + 5);
+    // ... and recorded the release it published (README "Releases and bulk files").
+    expect(first.release).toMatch(RELEASE_ID);
+    expect(existsSync(path.join(publication.ws.sourcesDir, "releases", `${first.release}.json`))).toBe(true);
     // What follows works on a copy of that workspace.
     const ws = await cloneOf(publication);
     const published = await fingerprint(ws.outDir);
@@ -127,6 +131,7 @@ describe("npm run rebuild from a local upstream folder", () => {
     await writeFile(national, `${(await readFile(national, "utf8")).split("\n")[0]}\n`);
     const second = await runRebuild({ ...ws, upstreamDir: partial });
     expect(second.status).toBe("refused");
+    expect(second.release).toBeNull(); // and sources/releases/ is as it was (the fingerprint of sources/ below)
     expect(second.reasons[0]).toMatch(/^high-schools would lose 3 of its 5 published records \(60\.0%, more than the allowed 10%\)/);
     expect(await fingerprint(ws.outDir)).toEqual(published);
     expect(await fingerprint(ws.sourcesDir)).toEqual(sourcesBefore);
@@ -138,6 +143,8 @@ describe("npm run rebuild from a local upstream folder", () => {
     // A person who has checked the loss can publish it on purpose.
     const allowed = await runRebuild({ ...ws, upstreamDir: partial, allowDrop: true });
     expect(allowed.status).toBe("published");
+    expect(allowed.release).toMatch(RELEASE_ID);
+    expect(allowed.release).not.toBe(first.release);
     expect(allowed.notes.join("\n")).toMatch(/allowed by --allow-drop: high-schools would lose 3/);
     expect(await fingerprint(ws.outDir)).not.toEqual(published);
   });
@@ -536,6 +543,7 @@ describe("the upstream config and the guard", () => {
         imported: null,
         import_reports: [],
         tables_refreshed: [],
+        release: null,
         reasons: guardLosses(diff, 0.1),
         notes: [],
         diff,
