@@ -146,6 +146,9 @@ const ORIGINS: Record<string, string> = {
   provinces: "The nine provinces (sources/provinces.csv).",
 };
 
+/** Where the dictionary is written as a page, relative to the repository's root. */
+export const DICTIONARY_PAGE = "docs/data-dictionary.md";
+
 export type DictionaryColumn = {
   name: string;
   type: string;
@@ -166,15 +169,14 @@ function typeOf(schema: z.ZodType): string {
   const def = schema._zod.def as { type: string; entries?: Record<string, string>; format?: string; check?: string; values?: unknown[] };
   switch (def.type) {
     case "string": {
-      const bag = (schema._zod as { bag?: { format?: string; patterns?: Set<RegExp> } }).bag;
-      if (bag?.format === "url") return "url";
-      const patterns = [...(bag?.patterns ?? [])].map((p) => p.source);
-      if (patterns.some((p) => p.includes("\\d{4}-\\d{2}-\\d{2}"))) return "date (YYYY-MM-DD)";
+      if (def.format === "url") return "url";
+      const checks = (def as { checks?: { _zod: { def: { pattern?: RegExp } } }[] }).checks ?? [];
+      if (checks.some((c) => c._zod.def.pattern?.source.includes("\\d{4}-\\d{2}-\\d{2}"))) return "date (YYYY-MM-DD)";
       return "text";
     }
     case "number": {
-      const bag = (schema._zod as { bag?: { format?: string } }).bag;
-      return bag?.format?.includes("int") ? "integer" : "number";
+      const checks = (def as { checks?: { _zod: { def: { format?: string } } }[] }).checks ?? [];
+      return checks.some((c) => /int/.test(c._zod.def.format ?? "")) ? "integer" : "number";
     }
     case "boolean":
       return "boolean";

@@ -101,7 +101,7 @@ const getBulkFile: Operation = {
     description: "The file.",
     media: { "text/csv": "RFC 4180 CSV with a header line", "application/x-ndjson": "one JSON record a line" },
   },
-  errors: ["unknown_parameter", "insufficient_scope"],
+  errors: ["unknown_parameter", "insufficient_scope", "not_found"],
   target: (parameters) => ({ kind: "bulk", file: parameters.file ?? "" }),
   examples: () => [],
 };

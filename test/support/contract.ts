@@ -99,6 +99,9 @@ export class Contract {
           .filter((name) => !headers.has(name))
           .map((name) => `${where}: no ${name} header`)
       : [];
+    // An answer the document gives as another media type (a bulk file's CSV or NDJSON): documented as text.
+    const mediaType = response.contentType?.split(";")[0]?.trim() ?? "";
+    if (mediaType !== "application/json" && answer?.content?.[mediaType]) return missing;
     const media = answer?.content?.["application/json"];
     if (!media || request.method.toUpperCase() === "HEAD") {
       return response.body === "" ? missing : [...missing, `${where}: the document gives this status no body, but one came`];
