@@ -7,7 +7,8 @@ import { listSetting, type Env } from "./env.ts";
 
 const ALLOWED_METHODS = "GET, HEAD, POST, OPTIONS";
 const ALLOWED_HEADERS = "Authorization, Content-Type, If-None-Match";
-const EXPOSED_HEADERS = "ETag, X-Data-Version, WWW-Authenticate, Allow, RateLimit, RateLimit-Policy, Retry-After";
+const EXPOSED_HEADERS =
+  "ETag, X-Data-Version, WWW-Authenticate, Allow, RateLimit, RateLimit-Policy, Retry-After, Deprecation, Sunset, Link, Content-Disposition";
 
 function allowedOrigin(request: Request, env: Env): string | null {
   const origins = listSetting(env.CORS_ORIGINS ?? "*");

@@ -8,10 +8,12 @@
 //                       per load: not its scripts, style sheet and OpenAPI document)
 //   5. authorise        the endpoint's scope from the one scope table
 //   6. serve / compute  precomputed files from dist/, or the ID parser / APS engine
-//   7. respond          JSON body, ETag / 304, Cache-Control, X-Data-Version, CORS and RateLimit headers
+//   7. respond          JSON body, ETag / 304, Cache-Control, X-Data-Version, CORS and RateLimit headers (and a
+//                       retiring operation's Deprecation, Sunset and Link)
 // Every step throws an ApiError (functions/errors.ts) to answer with an error; it becomes the JSON error
 // body in one place (respond.ts). run_worker_first in wrangler.jsonc makes every request start here, so
 // no file is served unchecked.
+import { deprecationHeaders } from "../domain/deprecation.ts";
 import { authenticate, authorise, checkOrigin, type Principal } from "./authenticate.ts";
 import { corsHeaders, isPreflight, preflightResponse } from "./cors.ts";
 import { dispatch } from "./dispatch.ts";
@@ -53,7 +55,9 @@ async function handle(request: Request, env: Env, gate: Gate): Promise<Response>
   const principal = await admit(request, env, gate);
   const route = routeOf(match, request, url);
   if (route.access !== "public") authorise(principal, route.access);
-  return dispatch(route.target, { request, url, env, principal });
+  const response = await dispatch(route.target, { request, url, env, principal });
+  // An operation being retired answers as before, saying since when and until when (README "Deprecation").
+  return route.deprecation ? withHeaders(response, deprecationHeaders(route.deprecation)) : response;
 }
 
 /**

@@ -1,6 +1,7 @@
 // Routing: the request's method and path to one of SPEC.md's endpoints. Path parameters must match a
 // strict pattern before they are used to build a file path, so nothing a client sends (`..`, encoded
 // slashes, internal file names) can reach a file that is not a public document.
+import type { Deprecation } from "../domain/deprecation.ts";
 import type { RequiredScope } from "../domain/scopes.ts";
 import { DOCS_PATH, PUBLIC_DOCUMENTS } from "../lib/public-documents.ts";
 import { PATTERN } from "../lib/vocabulary.ts";
@@ -11,7 +12,8 @@ export type { Target };
 /** "public": no token needed (documents a browser opens from a link, which cannot carry a bearer token). */
 type Access = RequiredScope | "public";
 
-export type Route = { target: Target; access: Access };
+/** `deprecation`: the operation is being retired; its answers carry the headers of domain/deprecation.ts. */
+export type Route = { target: Target; access: Access; deprecation?: Deprecation };
 
 export type RouteMatch = { kind: "route"; route: Route } | { kind: "not-found" } | { kind: "method-not-allowed"; allow: string };
 
@@ -23,6 +25,7 @@ type Definition = {
   pattern: RegExp;
   methods: readonly string[];
   access: Access;
+  deprecation?: Deprecation;
   target: (m: RegExpExecArray) => Target;
 };
 
@@ -43,6 +46,7 @@ function routeOf(operation: Operation): Definition {
     pattern: new RegExp(`^${source}$`),
     methods: operation.method === "get" ? READ : ["POST"],
     access: operation.scope,
+    ...(operation.deprecated ? { deprecation: operation.deprecated } : {}),
     target: (m) => operation.target(Object.fromEntries(names.map((name, i) => [name, m[i + 1] ?? ""]))),
   };
 }
@@ -90,5 +94,9 @@ export function matchRoute(method: string, pathname: string): RouteMatch {
     const allow = [...new Set(matches.flatMap(({ definition }) => definition.methods))].join(", ");
     return { kind: "method-not-allowed", allow: `${allow}, OPTIONS` };
   }
-  return { kind: "route", route: { target: found.definition.target(found.m), access: found.definition.access } };
+  const { definition, m } = found;
+  return {
+    kind: "route",
+    route: { target: definition.target(m), access: definition.access, ...(definition.deprecation ? { deprecation: definition.deprecation } : {}) },
+  };
 }

@@ -6,6 +6,8 @@
 // Pure: the build calls it with examples read from the emitted files; the client's type generator calls it
 // without examples, so the client's types depend on the schemas only.
 import { z } from "zod";
+import { NOTICE_DAYS } from "../domain/deprecation.ts";
+import { RETENTION_DAYS } from "./releases.ts";
 import { ENDPOINT_SCOPES, isPublishableScope } from "../domain/scopes.ts";
 import { DOCS_PATH, EXAMPLE_ORIGIN, OPENAPI_PATH } from "../lib/public-documents.ts";
 import { errorBodyWith } from "./api.ts";
@@ -233,7 +235,8 @@ async function operationObject(operation: Operation, components: Components, sou
   return {
     operationId: operation.operationId,
     summary: operation.summary,
-    description: `${operation.description}\n\n${scopeText(operation)}`,
+    description: `${operation.description}\n\n${scopeText(operation)}${deprecationText(operation)}`,
+    ...(operation.deprecated ? { deprecated: true } : {}),
     tags: [operation.tag.name],
     security: [{ [SECURITY_SCHEME]: operation.scope === null ? [] : [operation.scope] }],
     "x-required-scope": operation.scope,
@@ -261,6 +264,12 @@ function scopesText(operations: Operation[]): string {
   return lines.join("\n");
 }
 
+function deprecationText({ deprecated }: Operation): string {
+  if (!deprecated) return "";
+  const instead = deprecated.successor ? ` Use \`${deprecated.successor}\` instead.` : "";
+  return `\n\n**Deprecated** since ${deprecated.since}; it stops answering on ${deprecated.sunset} (the \`Deprecation\` and \`Sunset\` headers say the same).${instead}`;
+}
+
 function description(operations: Operation[]): string {
   return `Reference data and computations for South African higher-education applications: the public universities with their application cycles and fees, qualifications with their subject requirements, NSC subjects, high schools, bursaries, postal codes, prospectuses and provinces; an Admission Point Score (APS) calculator that scores on each university's own scheme; and a South African ID number parser.
 
@@ -278,7 +287,7 @@ On this page: choose **Authorize**, paste the token, then **Try it out** on any 
 
 ## Responses
 
-- Every body is JSON: \`{"data": …}\`, and lists add \`"meta"\`: \`{total, page, per_page}\` on paginated lists (\`page\` from 1, \`per_page\` 1 to 100, default 20), \`{total}\` on whole lists.
+- Every body is JSON but the bulk files' (CSV and NDJSON): \`{"data": …}\`, and lists add \`"meta"\`: \`{total, page, per_page}\` on paginated lists (\`page\` from 1, \`per_page\` 1 to 100, default 20), \`{total}\` on whole lists.
 - Errors: \`{"error": {"status", "code", "message", "details"?}}\`. Branch on \`code\`; \`details\` lists field problems as \`{path, message}\`. Without a valid token every path answers 401, known or not (400 \`invalid_request\` when the \`Authorization\` header is not \`Bearer <token>\`; the scheme's case does not matter).
 - Empty values are \`null\`, never left out. Records may gain fields in later versions (never lose or rename them): ignore fields you do not know.
 - GET answers carry a strong \`ETag\` (send it back in \`If-None-Match\` for a \`304\`), \`Cache-Control\` and \`X-Data-Version\`.
@@ -286,6 +295,14 @@ On this page: choose **Authorize**, paste the token, then **Try it out** on any 
 ## Rate limits
 
 Requests are counted per token, and per client address for requests without a valid token. Every answer says how it was counted, in the IETF RateLimit fields: \`RateLimit-Policy: "<policy>";q=<requests per period>;w=<seconds>\` and \`RateLimit: "<policy>";r=<requests left>;t=<seconds until the period ends>\`. Over the limit the answer is \`429 rate_limited\` with \`Retry-After\` (seconds): wait that long, then go on.
+
+## Keeping a copy
+
+A partner who keeps its own copy downloads every record of a resource once (\`GET /v1/bulk/<resource>.ndjson\` or \`.csv\`, with the data dictionary at \`/v1/bulk/dictionary.json\`), notes the release it holds (\`GET /v1/meta\`, or the file name), and then asks each night what changed since (\`GET /v1/changes?since=<release>\`): one item per record added, removed or changed, with the fields that changed. Releases are kept ${RETENTION_DAYS} days; an older \`since\` answers \`410 release_gone\`, and the copy is downloaded again. The data is licensed under CC BY 4.0 (see \`info.license\`).
+
+## Deprecation
+
+Nothing is deprecated today. An operation that is to be retired keeps answering for at least ${NOTICE_DAYS} days after it is marked: it is flagged \`deprecated\` in this document, and every answer carries \`Deprecation\` (RFC 9745, the date it was marked, as \`@<unix time>\`), \`Sunset\` (RFC 8594, the date it stops) and \`Link\` headers to its successor (\`rel="successor-version"\`) and to this page (\`rel="deprecation"\`). A field is retired the same way: marked \`deprecated\` in the schema, named in the changelog, removed no sooner than ${NOTICE_DAYS} days later and only in a new version of the API.
 
 ## Scopes
 

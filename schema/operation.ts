@@ -4,6 +4,7 @@
 import type { z } from "zod";
 import type { ApsIndex } from "../domain/aps/validation.ts";
 import type { ApsUniversityDocument } from "../domain/aps/scheme.ts";
+import type { Deprecation } from "../domain/deprecation.ts";
 import type { RequiredScope } from "../domain/scopes.ts";
 import type { PublicDocument } from "../lib/public-documents.ts";
 import type { ErrorCode } from "./errors.ts";
@@ -84,6 +85,8 @@ export type Operation = {
   target: (parameters: Record<string, string>) => Target;
   /** The pattern (regex source) each path parameter must match before the router takes it. */
   pathPatterns?: Record<string, string>;
+  /** Set when the operation is being retired (domain/deprecation.ts): its answers carry Deprecation and Sunset headers. */
+  deprecated?: Deprecation;
   /** Requests and their 200 answers, from the real build; [] when the build has nothing to show (an empty table). */
   examples: (source: ExampleSource) => Example[] | Promise<Example[]>;
 };
