@@ -3,7 +3,8 @@
 // examples, so the types depend on the schemas only and no build is needed):
 //   openapi.ts     the types, by openapi-typescript (installed in the client workspace, with the TypeScript 5
 //                  it needs: TypeScript 7 has no JavaScript API)
-//   operations.ts  each operation's method and path, and the union of the error bodies
+//   operations.ts  each operation's method and path (and `text: true` where the answer is not JSON: a bulk
+//                  file), and the union of the error bodies
 // --check changes nothing and exits non-zero when the committed files differ from what would be generated.
 import { createRequire } from "node:module";
 import path from "node:path";
@@ -35,7 +36,9 @@ function operationsModule(document: Document): string {
   const errors = new Set<string>();
   for (const [p, item] of Object.entries(document.paths)) {
     for (const [method, operation] of Object.entries(item)) {
-      entries.push(`  ${operation.operationId}: { method: "${method.toUpperCase()}", path: "${p}" },`);
+      // An operation whose 200 is not JSON (a bulk file) resolves to its text.
+      const text = operation.responses["200"]?.content?.["application/json"] === undefined;
+      entries.push(`  ${operation.operationId}: { method: "${method.toUpperCase()}", path: "${p}"${text ? ", text: true" : ""} },`);
       for (const [status, response] of Object.entries(operation.responses)) {
         const ref = response.content?.["application/json"]?.schema?.$ref;
         if (Number(status) >= 400 && ref) errors.add(ref.split("/").pop() ?? "");

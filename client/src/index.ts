@@ -5,6 +5,7 @@
 //   const api = createClient({ baseUrl: "https://api.sa-edu-data.co.za", token });
 //   const { data, meta } = await api.listUniversities({ query: { per_page: 5 } });
 //   const uct = await api.getUniversity({ path: { slug: "university-of-cape-town" } });
+//   const schools = await api.getBulkFile({ path: { file: "high-schools.ndjson" } }); // the file's text
 //
 // A non-2xx answer is thrown as an ApiError carrying the API's error body ({status, code, message, details}).
 import type { components, operations } from "./generated/openapi.js";
@@ -26,8 +27,12 @@ export type Input<Id extends OperationId> = ([PathOf<Id>] extends [never] ? unkn
   ([QueryOf<Id>] extends [never] ? unknown : { query?: QueryOf<Id> }) &
   ([BodyOf<Id>] extends [never] ? unknown : { body: BodyOf<Id> }) & { signal?: AbortSignal };
 
-/** What a call resolves to: the 200 body. */
-export type Output<Id extends OperationId> = operations[Id]["responses"][200]["content"]["application/json"];
+/** What a call resolves to: the 200 body, parsed; the file's text for an operation that answers with a file (a bulk file). */
+export type Output<Id extends OperationId> = (typeof OPERATIONS)[Id] extends { text: true }
+  ? string
+  : operations[Id]["responses"][200]["content"] extends { "application/json": infer B }
+    ? B
+    : never;
 
 type Call<Id extends OperationId> =
   Record<never, never> extends Input<Id> ? (input?: Input<Id>) => Promise<Output<Id>> : (input: Input<Id>) => Promise<Output<Id>>;
@@ -98,9 +103,12 @@ export function createClient(options: ClientOptions): Client {
     string,
     (input?: { path?: Record<string, unknown>; query?: Record<string, unknown>; body?: unknown; signal?: AbortSignal }) => Promise<unknown>
   > = {};
-  for (const [operationId, { method, path }] of Object.entries(OPERATIONS) as [OperationId, (typeof OPERATIONS)[OperationId]][]) {
+  for (const [operationId, operation] of Object.entries(OPERATIONS) as [OperationId, (typeof OPERATIONS)[OperationId]][]) {
+    const { method, path } = operation;
+    const answersText = "text" in operation && operation.text;
     client[operationId] = async (input = {}) => {
-      const headers: Record<string, string> = { accept: "application/json", ...options.headers, authorization: `Bearer ${options.token}` };
+      const accept = answersText ? "text/csv, application/x-ndjson, application/json" : "application/json";
+      const headers: Record<string, string> = { accept, ...options.headers, authorization: `Bearer ${options.token}` };
       if (input.body !== undefined) headers["content-type"] = "application/json";
       const response = await fetchImpl(urlOf(options.baseUrl, path, input), {
         method,
@@ -109,6 +117,7 @@ export function createClient(options: ClientOptions): Client {
         ...(input.signal ? { signal: input.signal } : {}),
       });
       const text = await response.text();
+      if (answersText && response.ok) return text;
       let body: unknown;
       try {
         body = JSON.parse(text);

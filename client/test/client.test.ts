@@ -127,6 +127,20 @@ describe("the client against the local server", () => {
     expect(unauthorised).toMatchObject({ status: 401, code: "invalid_token" });
   });
 
+  it("keeps a copy in sync: the live release, the changes since it, a bulk file as text", async () => {
+    const { data: meta } = await api.getMeta();
+    expectTypeOf(meta.data_version).toEqualTypeOf<string>();
+    const release = meta.release?.id ?? "";
+    const changes = await api.listChanges({ query: { since: release } });
+    expect(changes.meta).toMatchObject({ total: 0, since: release });
+    const csv = await api.getBulkFile({ path: { file: "provinces.csv" } });
+    expectTypeOf(csv).toEqualTypeOf<string>();
+    expect(csv.split("\r\n")[0]).toBe("id,name,code");
+    expect(csv.trimEnd().split("\r\n")).toHaveLength(1 + 9);
+    const refused = await api.getBulkFile({ path: { file: "high-schools.csv" } }).catch((e: unknown) => e);
+    expect(refused).toMatchObject({ status: 403, code: "insufficient_scope" });
+  });
+
   it("encodes path parameters, so a value cannot name another path", async () => {
     const error = await api.getUniversity({ path: { slug: "../../manifest.json" } }).catch((e: unknown) => e);
     expect(error).toMatchObject({ status: 404, code: "not_found" });

@@ -420,6 +420,116 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/meta": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What is live
+         * @description The live release and data version, when it was recorded, and per resource: its record count, the oldest and newest `verified_on` among its records, and the upstream editions it rests on (the DBE masterlist, the SAPO list, the NSC report, the catalogue's intakes). Any valid token.
+         *
+         *     **Token:** any valid token (no particular scope).
+         */
+        get: operations["getMeta"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/releases": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List releases
+         * @description Every release kept (at least 400 days), newest first, each with per resource its total and the records it added, removed and changed. A release is a build that published different records. Any valid token; 100 a page at most.
+         *
+         *     **Token:** any valid token (no particular scope).
+         */
+        get: operations["listReleases"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/changes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What changed since a release
+         * @description One item per record that a release after `since` added, removed or changed, oldest release first (then by resource and key), with the top-level fields whose values changed. A record changed by two releases appears twice; apply the items in order. Only the resources the token may read appear (the scope of each resource's detail endpoint), and `meta.total` counts only those. `meta.until` is the newest release the list reaches: use it as the next `since`. A `since` older than the kept history answers 410 `release_gone`: download the bulk files again.
+         *
+         *     **Token:** any valid token (no particular scope).
+         */
+        get: operations["listChanges"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/bulk/dictionary.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The data dictionary
+         * @description Every column of every bulk file: its type, meaning, whether it can be null and why, and where it comes from, generated from the schemas the API checks its records against. Also docs/data-dictionary.md. Any valid token.
+         *
+         *     **Token:** any valid token (no particular scope).
+         */
+        get: operations["getDataDictionary"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/bulk/{file}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download every record of a resource
+         * @description Every record of the live release in one file, `<name>.csv` or `<name>.ndjson`, for `universities`, `qualifications`, `qualification-requirements`, `subjects`, `high-schools`, `nsc-results`, `bursaries`, `fields-of-study`, `postal-codes`, `prospectuses`, `provinces`. NDJSON: one record a line, exactly as the detail endpoint serves it. CSV: flattened by the rule of the data dictionary (GET /v1/bulk/dictionary.json). Needs the resource's own scope (`qualification-requirements`: qualifications:requirements; `nsc-results`: high_schools:read). `Content-Disposition` names the release.
+         *
+         *     **Token:** any valid token (no particular scope).
+         */
+        get: operations["getBulkFile"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -818,6 +928,47 @@ export interface components {
         BursaryResponse: {
             data: components["schemas"]["Bursary"];
         };
+        ChangePage: {
+            data: {
+                resource: string;
+                /** @description The record's key: its detail path's `{id}` or `{slug}` (for lists without detail records, the slug or id). */
+                key: string;
+                /** @enum {string} */
+                change: "added" | "removed" | "changed";
+                /** @description The top-level fields whose values changed (for an added or removed record: []); `requirements` for a qualification whose subject requirements changed. */
+                fields: string[];
+                /** @description The release that made the change. */
+                release: string;
+            }[];
+            meta: {
+                total: number;
+                page: number;
+                per_page: number;
+                /** @description The release `since` named (a data version is resolved to its release). */
+                since: string;
+                /** @description The newest release; null when there is none. */
+                until: string | null;
+            };
+        };
+        DataDictionaryResponse: {
+            data: {
+                csv_rule: string;
+                files: {
+                    name: string;
+                    record: string;
+                    scope: string | null;
+                    origin: string;
+                    columns: {
+                        name: string;
+                        type: string;
+                        nullable: boolean;
+                        meaning: string;
+                        null_when: string | null;
+                        origin: string;
+                    }[];
+                }[];
+            };
+        };
         Error400InvalidPaginationInvalidParameterInvalidRequestUnknownParameter: {
             error: {
                 /** @constant */
@@ -827,6 +978,25 @@ export interface components {
                  * @enum {string}
                  */
                 code: "invalid_pagination" | "invalid_parameter" | "invalid_request" | "unknown_parameter";
+                /** @description For people; the wording may change. */
+                message: string;
+                /** @description Field problems, one per parameter or body field. */
+                details?: {
+                    /** @description Where the problem is: a query parameter, or a path into the request body such as `marks[2].percentage`. */
+                    path: string;
+                    message: string;
+                }[];
+            };
+        };
+        Error400InvalidPaginationInvalidParameterInvalidRequestUnknownParameterUnknownRelease: {
+            error: {
+                /** @constant */
+                status: 400;
+                /**
+                 * @description Stable, machine-readable: branch on this, not on `message`.
+                 * @enum {string}
+                 */
+                code: "invalid_pagination" | "invalid_parameter" | "invalid_request" | "unknown_parameter" | "unknown_release";
                 /** @description For people; the wording may change. */
                 message: string;
                 /** @description Field problems, one per parameter or body field. */
@@ -941,6 +1111,25 @@ export interface components {
                  * @enum {string}
                  */
                 code: "not_found";
+                /** @description For people; the wording may change. */
+                message: string;
+                /** @description Field problems, one per parameter or body field. */
+                details?: {
+                    /** @description Where the problem is: a query parameter, or a path into the request body such as `marks[2].percentage`. */
+                    path: string;
+                    message: string;
+                }[];
+            };
+        };
+        Error410: {
+            error: {
+                /** @constant */
+                status: 410;
+                /**
+                 * @description Stable, machine-readable: branch on this, not on `message`.
+                 * @enum {string}
+                 */
+                code: "release_gone";
                 /** @description For people; the wording may change. */
                 message: string;
                 /** @description Field problems, one per parameter or body field. */
@@ -1140,6 +1329,37 @@ export interface components {
             /** @description A 13-digit South African ID number; outer whitespace is ignored. Any other string is answered with `valid: false` and the reasons in `errors`. */
             id_number: string;
         };
+        MetaResponse: {
+            data: {
+                /** @description The live release; null for a local build of sources whose changes no release records yet (`npm run build -- --release`). */
+                release: {
+                    id: string;
+                    /** Format: date-time */
+                    built_at: string;
+                } | null;
+                data_version: string;
+                /** @description When the live release was recorded; null with `release`. */
+                built_at: string | null;
+                /** @description How long releases (and so /v1/changes) are kept. */
+                retention_days: number;
+                resources: {
+                    [key: string]: {
+                        total: number;
+                        /** @description The oldest and newest `verified_on` among the resource's records (and their nested facts); null where none carries one. */
+                        verified_on: {
+                            oldest: string | null;
+                            newest: string | null;
+                        };
+                        /** @description The editions of the upstream datasets the resource rests on (for the catalogue: the intakes its records speak for). */
+                        upstream: {
+                            dataset: string;
+                            edition: string;
+                            source_url: string | null;
+                        }[];
+                    };
+                };
+            };
+        };
         PageMeta: {
             total: number;
             page: number;
@@ -1306,6 +1526,37 @@ export interface components {
         };
         QualificationResponse: {
             data: components["schemas"]["Qualification"];
+        };
+        ReleasePage: {
+            data: {
+                /** @description `YYYY-MM-DD` (the day it was recorded, in Johannesburg), with `.2`, `.3`, ... for a day's later releases. */
+                id: string;
+                /** @description The data version of the build that published it (the X-Data-Version header). */
+                data_version: string;
+                /**
+                 * Format: date-time
+                 * @description When the release was recorded (UTC).
+                 */
+                built_at: string;
+                /** @description The release before it; null for the oldest one kept. */
+                previous: string | null;
+                /** @description true: the first release of the history, or one whose predecessor is no longer kept: its counts are totals and it lists no changes. */
+                baseline: boolean;
+                /** @description Per resource (as named in /v1/data/<resource>): its counts. */
+                resources: {
+                    [key: string]: {
+                        /** @description Records of the resource in this release. */
+                        total: number;
+                        /** @description Records added since the previous release (0 in a baseline). */
+                        added: number;
+                        /** @description Records removed since the previous release. */
+                        removed: number;
+                        /** @description Records whose published fields changed since the previous release. */
+                        changed: number;
+                    };
+                };
+            }[];
+            meta: components["schemas"]["PageMeta"];
         };
         Subject: {
             slug: string;
@@ -3243,6 +3494,454 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error403"];
+                };
+            };
+            /** @description Too many requests: `rate_limited`. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error429"];
+                };
+            };
+            /** @description Server error: `internal_error`, `misconfigured`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error500"];
+                };
+            };
+        };
+    };
+    getMeta: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The live data's release and provenance. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "X-Data-Version": components["headers"]["XDataVersion"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MetaResponse"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            /** @description Bad request: `invalid_request`, `unknown_parameter`. */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error400InvalidRequestUnknownParameter"];
+                };
+            };
+            /** @description No valid token: `invalid_token`, `missing_token`, `token_expired`, `token_revoked`, `wrong_environment`. */
+            401: {
+                headers: {
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error401"];
+                };
+            };
+            /** @description Not allowed: `insufficient_scope`, `origin_not_allowed`. */
+            403: {
+                headers: {
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error403"];
+                };
+            };
+            /** @description Too many requests: `rate_limited`. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error429"];
+                };
+            };
+            /** @description Server error: `internal_error`, `misconfigured`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error500"];
+                };
+            };
+        };
+    };
+    listReleases: {
+        parameters: {
+            query?: {
+                /** @description The page, from 1, written plainly (`01` is refused). A page past the end answers 200 with no records. */
+                page?: number;
+                /** @description Records per page, 1 to 100. */
+                per_page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of releases. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "X-Data-Version": components["headers"]["XDataVersion"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReleasePage"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            /** @description Bad request: `invalid_pagination`, `invalid_parameter`, `invalid_request`, `unknown_parameter`. */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error400InvalidPaginationInvalidParameterInvalidRequestUnknownParameter"];
+                };
+            };
+            /** @description No valid token: `invalid_token`, `missing_token`, `token_expired`, `token_revoked`, `wrong_environment`. */
+            401: {
+                headers: {
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error401"];
+                };
+            };
+            /** @description Not allowed: `insufficient_scope`, `origin_not_allowed`. */
+            403: {
+                headers: {
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error403"];
+                };
+            };
+            /** @description Too many requests: `rate_limited`. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error429"];
+                };
+            };
+            /** @description Server error: `internal_error`, `misconfigured`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error500"];
+                };
+            };
+        };
+    };
+    listChanges: {
+        parameters: {
+            query: {
+                /** @description The page, from 1, written plainly (`01` is refused). A page past the end answers 200 with no records. */
+                page?: number;
+                /** @description Records per page, 1 to 100. */
+                per_page?: number;
+                /** @description Required. A release id (GET /v1/releases) or a data version (the X-Data-Version header of an answer you kept): the changes after it. */
+                since: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of changes. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "X-Data-Version": components["headers"]["XDataVersion"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChangePage"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            /** @description Bad request: `invalid_pagination`, `invalid_parameter`, `invalid_request`, `unknown_parameter`, `unknown_release`. */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error400InvalidPaginationInvalidParameterInvalidRequestUnknownParameterUnknownRelease"];
+                };
+            };
+            /** @description No valid token: `invalid_token`, `missing_token`, `token_expired`, `token_revoked`, `wrong_environment`. */
+            401: {
+                headers: {
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error401"];
+                };
+            };
+            /** @description Not allowed: `insufficient_scope`, `origin_not_allowed`. */
+            403: {
+                headers: {
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error403"];
+                };
+            };
+            /** @description Error: `release_gone`. */
+            410: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error410"];
+                };
+            };
+            /** @description Too many requests: `rate_limited`. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error429"];
+                };
+            };
+            /** @description Server error: `internal_error`, `misconfigured`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error500"];
+                };
+            };
+        };
+    };
+    getDataDictionary: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The dictionary. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "X-Data-Version": components["headers"]["XDataVersion"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DataDictionaryResponse"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            /** @description Bad request: `invalid_request`, `unknown_parameter`. */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error400InvalidRequestUnknownParameter"];
+                };
+            };
+            /** @description No valid token: `invalid_token`, `missing_token`, `token_expired`, `token_revoked`, `wrong_environment`. */
+            401: {
+                headers: {
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error401"];
+                };
+            };
+            /** @description Not allowed: `insufficient_scope`, `origin_not_allowed`. */
+            403: {
+                headers: {
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error403"];
+                };
+            };
+            /** @description Too many requests: `rate_limited`. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error429"];
+                };
+            };
+            /** @description Server error: `internal_error`, `misconfigured`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error500"];
+                };
+            };
+        };
+    };
+    getBulkFile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A file name: one of universities, qualifications, qualification-requirements, subjects, high-schools, nsc-results, bursaries, fields-of-study, postal-codes, prospectuses, provinces, then .csv or .ndjson. */
+                file: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "X-Data-Version": components["headers"]["XDataVersion"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                    "application/x-ndjson": string;
+                };
+            };
+            304: components["responses"]["NotModified"];
+            /** @description Bad request: `invalid_request`, `unknown_parameter`. */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error400InvalidRequestUnknownParameter"];
+                };
+            };
+            /** @description No valid token: `invalid_token`, `missing_token`, `token_expired`, `token_revoked`, `wrong_environment`. */
+            401: {
+                headers: {
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error401"];
+                };
+            };
+            /** @description Not allowed: `insufficient_scope`, `origin_not_allowed`. */
+            403: {
+                headers: {
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error403"];
+                };
+            };
+            /** @description Not found: `not_found`. */
+            404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error404"];
                 };
             };
             /** @description Too many requests: `rate_limited`. */

@@ -22,6 +22,11 @@ export const OPERATIONS = {
   parseIdNumber: { method: "POST", path: "/v1/id/parse" },
   listProspectuses: { method: "GET", path: "/v1/data/prospectuses" },
   listProvinces: { method: "GET", path: "/v1/data/provinces" },
+  getMeta: { method: "GET", path: "/v1/meta" },
+  listReleases: { method: "GET", path: "/v1/releases" },
+  listChanges: { method: "GET", path: "/v1/changes" },
+  getDataDictionary: { method: "GET", path: "/v1/bulk/dictionary.json" },
+  getBulkFile: { method: "GET", path: "/v1/bulk/{file}", text: true },
 } as const;
 
 export type OperationId = keyof typeof OPERATIONS;
@@ -29,12 +34,14 @@ export type OperationId = keyof typeof OPERATIONS;
 /** The JSON body of every error the API answers: {"error": {status, code, message, details?}}. */
 export type ErrorBody =
   | components["schemas"]["Error400InvalidPaginationInvalidParameterInvalidRequestUnknownParameter"]
+  | components["schemas"]["Error400InvalidPaginationInvalidParameterInvalidRequestUnknownParameterUnknownRelease"]
   | components["schemas"]["Error400InvalidRequest"]
   | components["schemas"]["Error400InvalidRequestMalformedJson"]
   | components["schemas"]["Error400InvalidRequestUnknownParameter"]
   | components["schemas"]["Error401"]
   | components["schemas"]["Error403"]
   | components["schemas"]["Error404"]
+  | components["schemas"]["Error410"]
   | components["schemas"]["Error413"]
   | components["schemas"]["Error415"]
   | components["schemas"]["Error422InvalidApsRequest"]
