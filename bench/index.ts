@@ -10,6 +10,7 @@ import { benchFind } from "./find.ts";
 import { benchIdParse } from "./id-parse.ts";
 import { benchLoad } from "./load.ts";
 import { benchNational } from "./national.ts";
+import { benchReleases } from "./releases.ts";
 import { benchWorker } from "./worker.ts";
 import { defaultBuildOptions, runBuild } from "../build/index.ts";
 import { ROOT } from "../support/test-dataset.ts";
@@ -18,7 +19,7 @@ import { removeAll, tempDir } from "../lib/files.ts";
 const USAGE = `usage: npm run bench -- [PART ...] [--seconds N] [--connections N]
 
 Prints the figures users wait for, side by side in one run. With no PART, every part but load.
-  PART               build, national, worker, aps, id-parse, load (load runs only when named)
+  PART               build, national, worker, aps, id-parse, releases, load (load runs only when named)
   --seconds N        load: how long the mixed load runs (default 60)
   --connections N    load: concurrent connections (default 32)
   --help             this text`;
@@ -50,6 +51,7 @@ const parts: [string, () => Promise<unknown>][] = [
     },
   ],
   ["id-parse", () => benchIdParse()],
+  ["releases", () => benchReleases()],
   // 60 s of 32-connection load: only when named (npm run bench -- load), so a full run stays short.
   [
     "load",
