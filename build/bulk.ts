@@ -11,7 +11,7 @@ import type { Problem } from "./problems.ts";
 import type { ResourceRecords } from "./records.ts";
 
 /** Cloudflare's limit on one static asset. */
-export const MAX_ASSET_BYTES = 25 * 1024 * 1024;
+const MAX_ASSET_BYTES = 25 * 1024 * 1024;
 
 /** The records of one bulk file, in the order of its list (and, for unnested ones, of each record's list). */
 function recordsOf(file: BulkFile, byName: Map<string, ResourceRecords>): unknown[] {

@@ -22,7 +22,7 @@ export type Qualification = Row<Tables["qualifications"]> & Omit<Judgement, "req
 type ApplicationCycle = Row<Tables["applicationCycles"]>;
 type UniversityFee = Row<Tables["universityFees"]>;
 type TeachingLanguage = Row<Tables["teachingLanguages"]>;
-export type UpstreamEdition = Row<Tables["upstreamEditions"]>;
+type UpstreamEdition = Row<Tables["upstreamEditions"]>;
 export type University = Row<Tables["universities"]> & {
   province: Province;
   /** Its languages of learning and teaching (at least one: the link stage refuses a university without). */

@@ -24,7 +24,7 @@ export type Fingerprints = Record<string, { fields: string[]; records: Map<strin
 /** Hex digits kept per field digest: a changed value goes unnoticed with odds of 1 in 16^6 (about 17 million). */
 const FIELD_DIGEST_LENGTH = 6;
 /** A field the record does not have. */
-export const ABSENT = "-".repeat(FIELD_DIGEST_LENGTH);
+const ABSENT = "-".repeat(FIELD_DIGEST_LENGTH);
 
 const fieldDigest = (value: unknown) =>
   createHash("sha256")

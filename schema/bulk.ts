@@ -26,13 +26,13 @@ export type BulkFile = {
 };
 
 /** A qualification's subject requirement, with the qualification it belongs to. */
-export const QualificationRequirementRow = z.object({
+const QualificationRequirementRow = z.object({
   qualification_id: z.string().describe("The qualification (GET /v1/data/qualifications/{id})."),
   ...api.QualificationRequirement.shape,
 });
 
 /** One year of one school's NSC results, with the school. */
-export const NscResultRow = z.object({
+const NscResultRow = z.object({
   high_school_id: z.string().describe("The school (GET /v1/data/high-schools/{id})."),
   emis_number: z.string().describe("The school's EMIS number (the DBE's national school number)."),
   ...api.NscResult.shape,
@@ -78,7 +78,7 @@ export function bulkFileNamed(name: string): BulkFile | undefined {
 }
 
 /** The schema under nullable / optional / describe wrappers, and whether it may be null. */
-export function unwrap(schema: z.ZodType): { inner: z.ZodType; nullable: boolean; optional: boolean } {
+function unwrap(schema: z.ZodType): { inner: z.ZodType; nullable: boolean; optional: boolean } {
   let inner = schema;
   let nullable = false;
   let optional = false;

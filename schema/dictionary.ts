@@ -149,7 +149,7 @@ const ORIGINS: Record<string, string> = {
 /** Where the dictionary is written as a page, relative to the repository's root. */
 export const DICTIONARY_PAGE = "docs/data-dictionary.md";
 
-export type DictionaryColumn = {
+type DictionaryColumn = {
   name: string;
   type: string;
   nullable: boolean;
@@ -158,11 +158,11 @@ export type DictionaryColumn = {
   origin: string;
 };
 
-export type DictionaryFile = { name: string; record: string; scope: string | null; origin: string; columns: DictionaryColumn[] };
+type DictionaryFile = { name: string; record: string; scope: string | null; origin: string; columns: DictionaryColumn[] };
 
 export type Dictionary = { csv_rule: string; files: DictionaryFile[] };
 
-export const CSV_RULE =
+const CSV_RULE =
   'A column per field, in the order of the NDJSON record; a nested object\'s fields are columns named parent.child (all empty when the object is null); a list is one cell holding its JSON text. A null is an empty cell and an empty text is written "". RFC 4180, CRLF line ends, UTF-8 without a byte-order mark. The NDJSON file holds each record exactly as the API serves it.';
 
 function typeOf(schema: z.ZodType): string {

@@ -12,12 +12,12 @@ export const DATA_VERSION = /^[0-9a-f]{16}$/;
 /** How long the history is kept: releases older than this many days before the newest are dropped. */
 export const RETENTION_DAYS = 400;
 
-export const CHANGE_KINDS = ["added", "removed", "changed"] as const;
+const CHANGE_KINDS = ["added", "removed", "changed"] as const;
 
 const releaseId = z.string().regex(RELEASE_ID);
 const count = z.number().int().min(0);
 
-export const ResourceCounts = z.object({
+const ResourceCounts = z.object({
   total: count.describe("Records of the resource in this release."),
   added: count.describe("Records added since the previous release (0 in a baseline)."),
   removed: count.describe("Records removed since the previous release."),
@@ -67,7 +67,7 @@ export type ReleaseIndex = {
 };
 
 /** What /v1/meta says per resource. */
-export const ResourceMeta = z.object({
+const ResourceMeta = z.object({
   total: count,
   verified_on: z
     .object({ oldest: z.string().nullable(), newest: z.string().nullable() })

@@ -10,7 +10,7 @@ import { SYNC_QUERY_PARAMETERS, type QueryParameter } from "./query.ts";
 import { Change, Meta, Release } from "./releases.ts";
 import { paginationQuery } from "./resource-operations.ts";
 
-export const TAG_SYNC = {
+const TAG_SYNC = {
   name: "Releases and bulk files",
   description:
     "What is live, the releases with what each changed, the changes since a release, and every record of a resource in one download, with the data dictionary.",
