@@ -5,7 +5,11 @@ import { existsSync } from "node:fs";
 import { readdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { defaultBuildOptions, runBuild, type BuildResult } from "../../build/index.ts";
+import { assembleModel, defaultBuildOptions, runBuild, type BuildResult } from "../../build/index.ts";
+import { readHistory } from "../../build/release-history.ts";
+import { resourceRecords } from "../../build/records.ts";
+import { todayInJohannesburg } from "../../lib/dates.ts";
+import { ROOT } from "../../lib/root.ts";
 import { fingerprintsOf, newRelease, nextReleaseId, planRelease, retain, type Fingerprints } from "../../build/releases.ts";
 import type { ResourceRecords } from "../../build/records.ts";
 import type { Principal } from "../../functions/authenticate.ts";
@@ -115,6 +119,22 @@ async function get(env: Env, url: string, scopes: readonly string[] = SCOPES): P
     throw error;
   }
 }
+
+describe("the committed sources", () => {
+  it("are the latest release's records: a change to sources/ comes with npm run build -- --release", async () => {
+    const { history, problems } = await readHistory(path.join(ROOT, "sources"));
+    expect(problems).toEqual([]);
+    const latest = history.releases[0];
+    if (!latest) throw new Error("sources/releases/ holds no release");
+    // Built as on the day the release was recorded: a value projected from the build date (a bursary's expected next
+    // cycle) moves on later, and that is the nightly rebuild's release to make, not a change to the sources.
+    const options = defaultBuildOptions(ROOT, { today: todayInJohannesburg(new Date(latest.built_at)) });
+    const assembly = await assembleModel(options);
+    if (!assembly.ok) throw new Error(JSON.stringify(assembly.problems.slice(0, 3)));
+    const plan = planRelease(fingerprintsOf(resourceRecords(assembly.model, assembly.schemes, assembly.variants)), history.fingerprints);
+    expect(plan.changes.slice(0, 10), `${plan.changes.length} records differ from release ${latest.id}`).toEqual([]);
+  }, 120_000);
+});
 
 describe("two releases from changed sources", () => {
   let sources: string;

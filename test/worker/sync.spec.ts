@@ -14,8 +14,12 @@ describe("GET /v1/meta and /v1/releases", () => {
     expect(response.status).toBe(200);
     const { data } = await json(response);
     expect(data.data_version).toBe(response.headers.get("x-data-version"));
-    expect(data.release.id).toMatch(/^\d{4}-\d{2}-\d{2}(\.\d+)?$/);
-    expect(data.built_at).toBe(data.release.built_at);
+    // null only when the records moved on from the latest release (a value projected from the build date):
+    // test/node/releases.test.ts holds the committed sources to their release.
+    if (data.release !== null) {
+      expect(data.release.id).toMatch(/^\d{4}-\d{2}-\d{2}(\.\d+)?$/);
+      expect(data.built_at).toBe(data.release.built_at);
+    }
     for (const name of Object.keys(RESOURCES) as ResourceName[]) {
       const resource = data.resources[name];
       const list = await json(await call(`/v1/data/${name}${RESOURCES[name].paginated ? "?per_page=1" : ""}`));
@@ -27,10 +31,9 @@ describe("GET /v1/meta and /v1/releases", () => {
   });
 
   it("lists the releases newest first, the live one among them, and refuses a parameter it does not take", async () => {
-    const live = (await json(await call("/v1/meta", { token: await anyToken() }))).data.release.id;
     const { data, meta } = await json(await call("/v1/releases", { token: await anyToken() }));
     expect(meta).toMatchObject({ page: 1, per_page: 20 });
-    expect(data[0].id).toBe(live);
+    const live = data[0].id;
     expect(data.at(-1).baseline).toBe(true);
     expect((await call("/v1/releases?since=2026-01-01", { token: await anyToken() })).status).toBe(400);
     const changes = await json(await call(`/v1/changes?since=${live}`, { token: await anyToken() }));
@@ -74,7 +77,8 @@ describe("GET /v1/bulk/<file>", () => {
   const lines = (text: string) => text.split("\n").filter((l) => l !== "");
 
   it("holds exactly the list's total of records for every list resource, equal to its detail records", async () => {
-    const live = (await json(await call("/v1/meta", { token: await anyToken() }))).data.release.id;
+    const meta = (await json(await call("/v1/meta", { token: await anyToken() }))).data;
+    const live = meta.release?.id ?? `unreleased-${meta.data_version}`;
     for (const name of Object.keys(RESOURCES) as ResourceName[]) {
       const definition = RESOURCES[name] as (typeof RESOURCES)[ResourceName] & { detail?: { key: "id" | "slug" } };
       const response = await call(`/v1/bulk/${name}.ndjson`);
