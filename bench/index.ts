@@ -8,7 +8,7 @@ import { benchAps } from "./aps.ts";
 import { benchBuild } from "./build.ts";
 import { benchFind } from "./find.ts";
 import { benchIdParse } from "./id-parse.ts";
-import { benchLoad } from "./load.ts";
+import { benchLoad, benchLoadAgainstStart } from "./load.ts";
 import { benchNational } from "./national.ts";
 import { benchReleases } from "./releases.ts";
 import { benchWorker } from "./worker.ts";
@@ -19,9 +19,10 @@ import { removeAll, tempDir } from "../lib/files.ts";
 const USAGE = `usage: npm run bench -- [PART ...] [--seconds N] [--connections N]
 
 Prints the figures users wait for, side by side in one run. With no PART, every part but load.
-  PART               build, national, worker, aps, id-parse, releases, load (load runs only when named)
-  --seconds N        load: how long the mixed load runs (default 60)
-  --connections N    load: concurrent connections (default 32)
+  PART               build, national, worker, aps, id-parse, releases, load, load-start (the two loads run only
+                     when named; load-start runs the same load against npm start itself)
+  --seconds N        load, load-start: how long the mixed load runs (default 60)
+  --connections N    load, load-start: concurrent connections (default 32)
   --help             this text`;
 
 const load = { seconds: 60, connections: 32 };
@@ -59,8 +60,15 @@ const parts: [string, () => Promise<unknown>][] = [
       if (!(await benchLoad(load.seconds, load.connections))) process.exitCode = 1;
     },
   ],
+  // The same load against `npm start` itself, as a user runs it: only when named.
+  [
+    "load-start",
+    async () => {
+      if (!(await benchLoadAgainstStart(load.seconds, load.connections))) process.exitCode = 1;
+    },
+  ],
 ];
-const ONLY_WHEN_NAMED = new Set(["load"]);
+const ONLY_WHEN_NAMED = new Set(["load", "load-start"]);
 
 function positiveInteger(name: string, value: string | undefined, fallback: number): number {
   if (value === undefined) return fallback;

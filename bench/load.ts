@@ -3,10 +3,17 @@
 // keep-alive connections for a fixed time. Prints requests per second, p50/p99 and the non-2xx answers by
 // status, and fails (exit code 1) on any 5xx. Bounded well under the ~75,000 requests after which
 // wrangler dev 4.86.0 itself runs out of heap (README, Benchmarks).
+import { spawn } from "node:child_process";
+import { readdirSync, readFileSync } from "node:fs";
 import http from "node:http";
+import net from "node:net";
+import path from "node:path";
 import { SCOPES } from "../domain/scopes.ts";
 import { performance } from "node:perf_hooks";
 import { startLocalServer } from "../support/local-server.ts";
+import { ensureDevKeys } from "../support/signing-keys.ts";
+import { ROOT } from "../support/test-dataset.ts";
+import { signToken } from "../support/tokens.ts";
 
 export type LoadRequest = { method: "GET" | "POST"; path: string; body?: string };
 export type MixedFigures = {
@@ -146,5 +153,95 @@ export async function benchLoad(seconds = 60, connections = 32): Promise<boolean
     return true;
   } finally {
     await server.stop();
+  }
+}
+
+/** A process and its descendants with their resident memory, from /proc (Linux). */
+function processTree(pid: number): { pid: number; name: string; rssMiB: number }[] {
+  const read = (p: number, file: string) => {
+    try {
+      return readFileSync(`/proc/${p}/${file}`, "utf8");
+    } catch {
+      return "";
+    }
+  };
+  const children = (p: number) =>
+    readdirSync(`/proc/${p}/task`, { withFileTypes: true }).flatMap((t) =>
+      read(p, `task/${t.name}/children`)
+        .split(" ")
+        .filter((c) => c.trim() !== "")
+        .map(Number),
+    );
+  const rss = (p: number) => Number(/VmRSS:\s+(\d+)/.exec(read(p, "status"))?.[1] ?? 0) / 1024;
+  const name = (p: number) => {
+    const args = read(p, "cmdline").split("\0").filter(Boolean);
+    const script = args.find((a) => a.endsWith(".ts"));
+    return script ? `node ${path.relative(ROOT, script)}` : path.basename(args.find((a) => !a.startsWith("-")) ?? "?");
+  };
+  const out: { pid: number; name: string; rssMiB: number }[] = [];
+  const walk = (p: number) => {
+    out.push({ pid: p, name: name(p), rssMiB: rss(p) });
+    for (const c of children(p)) walk(c);
+  };
+  walk(pid);
+  return out;
+}
+
+const formatTree = (tree: ReturnType<typeof processTree>) => tree.map((p) => `${p.name} (pid ${p.pid}) ${p.rssMiB.toFixed(0)} MiB`).join(", ");
+
+async function freePort(): Promise<number> {
+  const server = net.createServer().listen(0, "127.0.0.1");
+  await new Promise((resolve) => server.once("listening", resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/**
+ * The same mixed load against `npm start` itself (issue 31): the command a user runs, on dist/ and wrangler.jsonc's
+ * settings (so a pool of 64 tokens, two per connection, keeps every token under its own 600 a minute), with the
+ * resident memory of each of its processes before and after. Fails on any 5xx or connection failure.
+ */
+export async function benchLoadAgainstStart(seconds = 60, connections = 32): Promise<boolean> {
+  const [port, embedPort] = [await freePort(), await freePort()];
+  const child = spawn(process.execPath, [path.join(ROOT, "node_modules", "tsx", "dist", "cli.mjs"), "scripts/start.ts"], {
+    cwd: ROOT,
+    env: { ...process.env, PORT: String(port), EMBED_PORT: String(embedPort) },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  child.stdout.on("data", (chunk) => (output += chunk));
+  child.stderr.on("data", (chunk) => (output += chunk));
+  try {
+    await new Promise<void>((resolve, reject) => {
+      const check = setInterval(() => {
+        if (output.includes("Ready on")) resolve(clearInterval(check));
+        if (child.exitCode !== null) reject(new Error(`npm start stopped: ${output}`));
+      }, 100);
+    });
+    const origin = `http://127.0.0.1:${port}`;
+    const key = await ensureDevKeys();
+    const pool = await Promise.all(
+      Array.from({ length: connections * 2 }, async (_, i) => ({
+        authorization: `Bearer ${await signToken({ scopes: [...SCOPES], env: "test", expiresInSeconds: 3600, sub: `load-${i}` }, key)}`,
+      })),
+    );
+    const before = processTree(child.pid ?? 0);
+    const mix = await loadMix(origin, pool[0] as Record<string, string>);
+    const figures = await mixedLoad(origin, pool, mix, seconds, connections);
+    const after = processTree(child.pid ?? 0);
+    console.log(`\nMixed load against npm start itself (${connections} connections, ${seconds} s, ${pool.length} tokens)`);
+    console.log(formatMixed("the same mix, on dist/ with wrangler.jsonc's settings", figures));
+    console.log(`    memory before: ${formatTree(before)}`);
+    console.log(`    memory after:  ${formatTree(after)}`);
+    const errors = [...figures.byStatus].filter(([status]) => status >= 500).reduce((n, [, count]) => n + count, 0);
+    if (errors > 0 || figures.failures > 0) {
+      console.error(`\nLOAD FAILED: ${errors} response(s) with status 5xx, ${figures.failures} connection failure(s)`);
+      return false;
+    }
+    return true;
+  } finally {
+    child.kill("SIGINT");
+    await new Promise((resolve) => (child.exitCode !== null ? resolve(null) : child.once("exit", resolve)));
   }
 }

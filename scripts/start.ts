@@ -1,8 +1,11 @@
-// npm start: serve the API locally on workerd, as a client would see it.
+// npm start: serve the API locally on workerd, as a client would see it; npm run dev: the same with live reload.
 //   1. builds dist/ from sources/ if there is no build yet (or puts back one an interrupted build parked)
 //   2. creates the local development signing key on first run, and .keys/worker.env with its public key
 //      (the Worker's local secrets; not .dev.vars, which `wrangler types` would fold into the committed types)
-//   3. runs `wrangler dev` on http://127.0.0.1:8787 (PORT overrides) as the "test" environment, telemetry off
+//   3. serves the API on http://127.0.0.1:8787 (PORT overrides) as the "test" environment, telemetry off: npm start
+//      on workerd as the tests' server runs it (support/local-server.ts), which holds the load bench; npm run dev
+//      (--dev) with `wrangler dev`, which reloads on every change to functions/ or dist/ but whose proxy does not
+//      hold load (README, Commands)
 //   4. serves the embed example (examples/embed/) on http://127.0.0.1:8788 (EMBED_PORT overrides), a site of
 //      its own calling the API with a publishable token minted for it (a day's)
 import { spawn } from "node:child_process";
@@ -17,16 +20,21 @@ import { wranglerDevArgs } from "../support/wrangler-dev.ts";
 import { signToken } from "../support/tokens.ts";
 import { WRANGLER_OFFLINE_ENV } from "../lib/wrangler-env.ts";
 import { EMBED_SCOPES, startEmbedExample } from "../support/embed-example.ts";
+import { startApiServer } from "../support/local-server.ts";
 import { runCommand } from "../lib/cli.ts";
 
 const USAGE = `usage: npm start [-- --help]
+       npm run dev
 
 Builds dist/ from sources/ if there is no build yet, creates the local signing key on first run, and serves
-the API with wrangler dev on http://127.0.0.1:8787 (PORT overrides) and the embed example on
-http://127.0.0.1:8788 (EMBED_PORT overrides). Mint a token with npm run token. It takes no options.`;
+the API on http://127.0.0.1:8787 (PORT overrides) and the embed example on http://127.0.0.1:8788 (EMBED_PORT
+overrides). Mint a token with npm run token.
+  --dev    (npm run dev) serve with wrangler dev instead, which reloads the Worker when functions/ or dist/
+           change: for working on the Worker, not for load
+  --help   this text`;
 
 async function main(argv: string[]): Promise<number | undefined> {
-  const { values } = parseArgs({ args: argv, options: { help: { type: "boolean" } } });
+  const { values } = parseArgs({ args: argv, options: { help: { type: "boolean" }, dev: { type: "boolean", default: false } } });
   if (values.help) {
     console.log(USAGE);
     return 0;
@@ -54,6 +62,19 @@ async function main(argv: string[]): Promise<number | undefined> {
   });
   console.log(`\nStarting the API on http://127.0.0.1:${port} (tokens: npm run token -- --scopes universities:read)`);
   console.log(`The embed example (examples/embed/, a partner's page calling the API with a publishable token): ${embed.origin}/\n`);
+  if (values.dev) return devServer(port, () => embed.stop());
+  const server = await startApiServer(Number(port), key);
+  console.log(`Ready on ${server.base}`);
+  await new Promise<void>((resolve) => {
+    process.once("SIGINT", resolve);
+    process.once("SIGTERM", resolve);
+  });
+  await Promise.all([server.stop(), embed.stop()]);
+  return 0;
+}
+
+/** npm run dev: wrangler dev, with live reload; it exits with wrangler's code. */
+function devServer(port: string, stopEmbed: () => Promise<void>): Promise<number> {
   const wrangler = spawn(process.execPath, wranglerDevArgs({ port, envFile: DEV_ENV_FILE }), {
     cwd: ROOT,
     stdio: "inherit",
@@ -62,10 +83,11 @@ async function main(argv: string[]): Promise<number | undefined> {
   const stop = () => wrangler.kill("SIGTERM");
   process.on("SIGINT", stop);
   process.on("SIGTERM", stop);
-  wrangler.on("exit", (code) => {
-    process.exitCode = code ?? 0;
-    void embed.stop();
-  });
+  return new Promise((resolve) =>
+    wrangler.on("exit", (code) => {
+      void stopEmbed().then(() => resolve(code ?? 0));
+    }),
+  );
 }
 
 runCommand(USAGE, main);
