@@ -1,7 +1,8 @@
-// `npm start` leaves the checkout as it found it (issue 28): the Worker's local secrets live in .keys/
+// `npm start` and `npm run dev` leave the checkout as they found it (issue 28): the Worker's local secrets live in .keys/
 // (git-ignored), not in .dev.vars, which `wrangler types` reads too and would fold into the committed
 // worker-configuration.d.ts (then `npm run lint` fails and every start prints wrangler's "types might be out of
-// date" hint). The test runs the command line npm start runs (support/wrangler-dev.ts), with a key of its own
+// date" hint). The test runs the command line npm run dev runs (support/wrangler-dev.ts; npm start runs the tests' own
+// server, support/local-server.ts, which every HTTP test here uses), with a key of its own
 // in a temporary env file and the test data set in place of dist/, and stops it as Ctrl-C would.
 import { execFileSync, spawn } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
