@@ -157,7 +157,8 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
   const dataVersion = emission.manifest.data_version;
   const plan = planRelease(fingerprintsOf(records), history.history.fingerprints);
   const made = options.release && !plan.unchanged ? newRelease(history.history.releases, plan, dataVersion, options.release) : null;
-  const releases = made ? retain([made, ...history.history.releases]).kept : history.history.releases;
+  // Cut to the retention period here too: a history committed with releases past it still serves only 400 days.
+  const releases = retain(made ? [made, ...history.history.releases] : history.history.releases).kept;
   const live = liveRelease(history.history.releases, plan, made);
   if (!live) warnings.push(unreleasedWarning(plan));
   const published = withFiles(emission, [...releaseFiles(releases, live, dataVersion), metaFile(records, model, live, dataVersion), ...bulk.files]);
