@@ -1,7 +1,7 @@
 // POST /v1/data/aps-calculator/compare, minus HTTP: the same marks judged at every university named, each on its
 // own scheme by the same judging as the single calculator (judging.ts), ordered by university name.
 import { apsScoreOf } from "./engine.ts";
-import { judgeUniversity, prepare } from "./judging.ts";
+import { judgeUniversity, type PreparedForm, prepare } from "./judging.ts";
 import { learnerOf, percentagesOf } from "./qualify.ts";
 import { type ComparedUniversity, CompareRequestSchema, type CompareResult } from "./schemas.ts";
 import type { ApsUniversityDocument } from "./scheme.ts";
@@ -11,7 +11,6 @@ import {
   chosenUniversities,
   detailsInOrder,
   invalid,
-  type Loader,
   marksProblems,
   problemsOf,
   unknownSubjects,
@@ -35,7 +34,11 @@ function subjectSetOf(index: ApsIndex): ReadonlySet<string> {
 /** The request's fields, as the message about an unknown one names them. */
 const FIELDS = ["marks", "university_slugs"];
 
-export async function answerCompareRequest(body: unknown, index: ApsIndex, loadUniversity: Loader): Promise<ApsResponse<CompareResult>> {
+/** A university by slug: the build's prepared form of it (the Worker: `_internal/aps-compare.json`), or its document,
+ * prepared here once per document object (tests, the OpenAPI examples); null for a slug it does not know. */
+type CompareLoader = (slug: string) => Promise<PreparedForm | ApsUniversityDocument | null>;
+
+export async function answerCompareRequest(body: unknown, index: ApsIndex, loadUniversity: CompareLoader): Promise<ApsResponse<CompareResult>> {
   if (!isObject(body))
     return invalid([
       { path: "body", message: `must be a JSON object with marks (and optionally university_slugs), not ${describe(body)}` },
@@ -48,24 +51,23 @@ export async function answerCompareRequest(body: unknown, index: ApsIndex, loadU
   unknownSubjects(body.marks, subjectSetOf(index), problems);
   if (!parsed.success || problems.length > 0) return invalid(detailsInOrder(problems, ["university_slugs", "marks"])) as ApsResponse<CompareResult>;
   const { marks } = parsed.data;
-  const documents: ApsUniversityDocument[] = [];
+  const forms: PreparedForm[] = [];
   for (const slug of slugs) {
-    const document = await loadUniversity(slug);
-    if (document === null) throw new Error(`the APS index names ${slug} but it has no document`);
-    prepare(document);
-    documents.push(document);
+    const loaded = await loadUniversity(slug);
+    if (loaded === null) throw new Error(`the APS index names ${slug} but it has no document`);
+    forms.push("entries" in loaded ? loaded : prepare(loaded));
   }
   const learner = learnerOf(percentagesOf(marks));
   const data: ComparedUniversity[] = [];
-  for (const document of documents) {
+  for (const form of forms) {
     // The comparison shows no breakdown, so the main scheme's score is computed without one.
-    const main = apsScoreOf(document.scheme, marks);
-    const judged = judgeUniversity(document, marks, main, learner);
+    const main = apsScoreOf(form.scheme, marks);
+    const judged = judgeUniversity(form, marks, main, learner);
     data.push({
-      university_slug: document.university.slug,
-      university_name: document.university.name,
+      university_slug: form.university.slug,
+      university_name: form.university.name,
       aps_score: main.score,
-      maximum: document.scheme.maximum,
+      maximum: form.scheme.maximum,
       scheme: judged.scheme,
       qualifies_for: judged.qualifies_for,
       qualifications: judged.qualifications,
