@@ -12,7 +12,7 @@ import { answerCompareRequest } from "../domain/aps/compare.ts";
 import type { PreparedForm } from "../domain/aps/judging.ts";
 import type { ApsIndex } from "../domain/aps/validation.ts";
 import type { ApsUniversityDocument } from "../domain/aps/scheme.ts";
-import { SEVEN_SUBJECTS } from "./learners.ts";
+import { SEVEN_SUBJECTS } from "../support/learners.ts";
 
 const cpuMs = (since: NodeJS.CpuUsage) => {
   const { user, system } = process.cpuUsage(since);

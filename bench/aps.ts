@@ -16,7 +16,7 @@ import { targetOf } from "../domain/aps/targets.ts";
 import type { ApsUniversityDocument } from "../domain/aps/scheme.ts";
 import { SCOPES } from "../domain/scopes.ts";
 import { TOP_LEARNER_SUBJECTS } from "../build/aps.ts";
-import { SEVEN_SUBJECTS } from "./learners.ts";
+import { SEVEN_SUBJECTS } from "../support/learners.ts";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
@@ -168,6 +168,21 @@ async function benchCompare(
       `aps compare through the Worker (wrangler on loopback): one client p50 ${one.p50.toFixed(1)} ms, p99 ${one.p99.toFixed(1)} ms; ` +
         `8 clients ${busy.perSecond.toFixed(0)} req/s, p50 ${busy.p50.toFixed(1)} ms`,
     );
+    // The README's seven-mark learner, whole and summarised (issue 31, 4): the bytes a phone receives, and the time.
+    for (const view of ["full", "summary"] as const) {
+      const text = JSON.stringify({ marks: SEVEN_SUBJECTS, view });
+      const response = await fetch(`${server.base}/v1/data/aps-calculator/compare`, {
+        method: "POST",
+        headers: { ...headers, "content-type": "application/json" },
+        body: text,
+      });
+      const bytes = (await response.arrayBuffer()).byteLength;
+      const timed = await mixedLoad(server.base, headers, [{ method: "POST", path: "/v1/data/aps-calculator/compare", body: text }], 5, 1);
+      console.log(
+        `aps compare through the Worker, seven marks, view ${view}: ${(bytes / 1000).toFixed(0)} KB of JSON (goal for the summary: at most 100 KB); ` +
+          `one client p50 ${timed.p50.toFixed(1)} ms`,
+      );
+    }
   } finally {
     await server.stop();
   }

@@ -3,7 +3,7 @@
 import { apsScoreOf } from "./engine.ts";
 import { judgeUniversity, type PreparedForm, prepare } from "./judging.ts";
 import { learnerOf, percentagesOf } from "./qualify.ts";
-import { type ComparedUniversity, CompareRequestSchema, type CompareResult } from "./schemas.ts";
+import { type ComparedUniversity, CompareRequestSchema, type CompareResult, type CompareSummary, SUMMARY_NEAR_MISSES } from "./schemas.ts";
 import type { ApsUniversityDocument } from "./scheme.ts";
 import {
   type ApsIndex,
@@ -32,16 +32,39 @@ function subjectSetOf(index: ApsIndex): ReadonlySet<string> {
 /** POST /v1/data/aps-calculator/compare, minus HTTP: the same marks scored at every university named, each on
  * its own scheme by the same engine as the single calculator (apsResultOf), ordered by university name. */
 /** The request's fields, as the message about an unknown one names them. */
-const FIELDS = ["marks", "university_slugs"];
+const FIELDS = ["marks", "university_slugs", "view"];
 
 /** A university by slug: the build's prepared form of it (the Worker: `_internal/aps-compare.json`), or its document,
  * prepared here once per document object (tests, the OpenAPI examples); null for a slug it does not know. */
 type CompareLoader = (slug: string) => Promise<PreparedForm | ApsUniversityDocument | null>;
 
-export async function answerCompareRequest(body: unknown, index: ApsIndex, loadUniversity: CompareLoader): Promise<ApsResponse<CompareResult>> {
+/** The summary view of a comparison: what depends on the marks, and keys to the rest (docs/aps.md#compare). */
+export function summaryOf(result: CompareResult): CompareSummary {
+  return {
+    data: result.data.map((u) => ({
+      university_slug: u.university_slug,
+      university_name: u.university_name,
+      aps_score: u.aps_score,
+      maximum: u.maximum,
+      aps_scheme: u.scheme.id,
+      qualifies_for: u.qualifies_for,
+      near_misses: u.near_misses.slice(0, SUMMARY_NEAR_MISSES),
+      near_misses_total: u.near_misses.length,
+      other_schemes: u.other_schemes,
+      nsc: { pass: u.nsc.pass, complete: u.nsc.complete, reason: u.nsc.reason },
+    })),
+    meta: { ...result.meta, view: "summary" },
+  };
+}
+
+export async function answerCompareRequest(
+  body: unknown,
+  index: ApsIndex,
+  loadUniversity: CompareLoader,
+): Promise<ApsResponse<CompareResult | CompareSummary>> {
   if (!isObject(body))
     return invalid([
-      { path: "body", message: `must be a JSON object with marks (and optionally university_slugs), not ${describe(body)}` },
+      { path: "body", message: `must be a JSON object with marks (and optionally university_slugs and view), not ${describe(body)}` },
     ]) as ApsResponse<CompareResult>;
   const parsed = CompareRequestSchema.safeParse(body);
   const problems = parsed.success
@@ -49,7 +72,8 @@ export async function answerCompareRequest(body: unknown, index: ApsIndex, loadU
     : [...problemsOf(CompareRequestSchema, body, FIELDS).filter((p) => p.path[0] !== "marks"), ...marksProblems(body.marks)];
   const slugs = chosenUniversities(body.university_slugs, index, problems);
   unknownSubjects(body.marks, subjectSetOf(index), problems);
-  if (!parsed.success || problems.length > 0) return invalid(detailsInOrder(problems, ["university_slugs", "marks"])) as ApsResponse<CompareResult>;
+  if (!parsed.success || problems.length > 0)
+    return invalid(detailsInOrder(problems, ["university_slugs", "marks", "view"])) as ApsResponse<CompareResult>;
   const { marks } = parsed.data;
   const forms: PreparedForm[] = [];
   for (const slug of slugs) {
@@ -76,8 +100,9 @@ export async function answerCompareRequest(body: unknown, index: ApsIndex, loadU
       nsc: judged.nsc,
     });
   }
-  return {
-    status: 200,
-    data: { data, meta: { universities: data.length, qualifies_for_total: data.reduce((n, u) => n + u.qualifies_for.length, 0) } },
+  const result: CompareResult = {
+    data,
+    meta: { universities: data.length, qualifies_for_total: data.reduce((n, u) => n + u.qualifies_for.length, 0) },
   };
+  return { status: 200, data: parsed.data.view === "summary" ? summaryOf(result) : result };
 }
