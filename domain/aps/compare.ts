@@ -39,7 +39,7 @@ const FIELDS = ["marks", "university_slugs", "view"];
 type CompareLoader = (slug: string) => Promise<PreparedForm | ApsUniversityDocument | null>;
 
 /** The summary view of a comparison: what depends on the marks, and keys to the rest (docs/aps.md#compare). */
-export function summaryOf(result: CompareResult): CompareSummary {
+function summaryOf(result: CompareResult): CompareSummary {
   return {
     data: result.data.map((u) => ({
       university_slug: u.university_slug,

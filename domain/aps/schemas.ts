@@ -210,7 +210,7 @@ const ComparedUniversitySchema = z.object({
 export type ComparedUniversity = z.infer<typeof ComparedUniversitySchema>;
 
 /** The comparison's views: the whole answer (the default), or a summary sized for a phone (docs/aps.md#compare). */
-export const COMPARE_VIEWS = ["full", "summary"] as const;
+const COMPARE_VIEWS = ["full", "summary"] as const;
 
 /** How many near misses a university shows in the summary: its closest (near misses are ordered closest first). */
 export const SUMMARY_NEAR_MISSES = 5;
