@@ -68,7 +68,8 @@ type Scores = Pick<ApsComputation, "score" | "exact_score">;
  * comparison (`_internal/aps-compare.json`, build/internal-documents.ts), and what `preparedFormOf` makes of a
  * document at run time for the single calculator; both are judged by the same code below. Programmes that share
  * requirements and a scheme share one requirement set (one look at the marks, one score where the scheme counts
- * required subjects), written as its clauses (qualify.ts, ClauseForms): 809 sets among the 1,865 programmes.
+ * required subjects), written as its clauses (qualify.ts, ClauseForms): 828 sets (one per route) among the 1,865
+ * programmes.
  */
 export type PreparedForm = {
   university: { slug: string; name: string };
@@ -79,8 +80,8 @@ export type PreparedForm = {
   /** The subjects of each rule the sets name. */
   rule_subjects: Record<string, string[]>;
   /** The distinct requirement sets: the clauses, `independent` where no clause has a rule and no subject is in two
-   * clauses (qualify.ts, independentForms: read as they are, never compiled), and where the set's scheme counts required subjects, the lists the
-   * subjects counted are picked from (countedListsOf). */
+   * clauses (qualify.ts, independentForms: read as they are, never compiled), and where the set's scheme counts
+   * required subjects, the lists the subjects counted are picked from (countedListsOf). */
   sets: { clauses: ClauseForms; independent?: true; counted?: string[][] }[];
   /** Each programme in the document's order, as an array (a fresh isolate parses 1,865 of them): its id, name,
    * min_aps and scheme id (what `qualifications` lists for it), the index of its scheme, its type (the pass it
