@@ -1,5 +1,6 @@
 // Part of the emit stage: the documents the Worker reads but never serves as they are (dist/_internal/):
 // each university's APS scheme with its qualifications, and where each prospectus document really is.
+import { type PreparedForm, preparedFormOf } from "../domain/aps/judging.ts";
 import type { ApsIndex } from "../domain/aps/validation.ts";
 import type { ApsNscFacts, ApsScheme, ApsUniversityDocument } from "../domain/aps/scheme.ts";
 import { teachingLanguageSubjects } from "../domain/nsc-pass.ts";
@@ -8,10 +9,13 @@ import type { EmittedFile } from "./emit.ts";
 import type { Model } from "./link.ts";
 import { prospectusDocumentPath } from "./records.ts";
 
-/** One internal document per university with a scheme: the scheme, its qualifications, and the subject slugs. */
+/** One internal document per university with a scheme: the scheme, its qualifications, and the subject slugs; the
+ * index; and the comparison's one document: every university's prepared form (domain/aps/judging.ts), by slug, so a
+ * fresh isolate's first compare parses one small file and prepares nothing (issue 30, 6). */
 export function apsDocuments(model: Model, schemes: Map<string, ApsScheme>, variants: Map<string, ApsScheme> = new Map()): EmittedFile[] {
   const subjects = model.subjects.map((s) => ({ slug: s.slug, name: s.name }));
   const files: EmittedFile[] = [];
+  const forms: Record<string, PreparedForm> = {};
   for (const university of model.universities) {
     const scheme = schemes.get(university.slug);
     if (!scheme) continue;
@@ -46,12 +50,14 @@ export function apsDocuments(model: Model, schemes: Map<string, ApsScheme>, vari
       nsc: nscFacts(model, university),
     };
     files.push({ path: paths.apsUniversity(university.slug), content: JSON.stringify(document) });
+    forms[university.slug] = preparedFormOf(document);
   }
   const index: ApsIndex = {
     universities: model.universities.filter((u) => schemes.has(u.slug)).map((u) => ({ slug: u.slug, name: u.name })),
     subjects: subjects.map((s) => s.slug),
   };
   files.push({ path: paths.apsIndex(), content: JSON.stringify(index) });
+  files.push({ path: paths.apsCompare(), content: JSON.stringify(forms) });
   return files;
 }
 

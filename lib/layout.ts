@@ -39,6 +39,8 @@ export const paths = {
   apsUniversity: (universitySlug: string) => `/_internal/aps/${universitySlug}.json`,
   /** The universities with an APS document, in name order, and every subject slug (the comparison reads it). */
   apsIndex: () => `/_internal/aps-index.json`,
+  /** Every university's prepared form for the comparison (domain/aps/judging.ts, PreparedForm), by slug. */
+  apsCompare: () => `/_internal/aps-compare.json`,
   /** Map of prospectus document path (under the asset base) to the university's own document URL. */
   prospectusDocuments: () => `/_internal/prospectus-documents.json`,
   /** Key -> digest of each record of a resource (detail record plus its requirements), never served: the

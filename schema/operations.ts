@@ -10,7 +10,7 @@
 import { z } from "zod";
 import { answerApsRequest } from "../domain/aps/request.ts";
 import { answerCompareRequest } from "../domain/aps/compare.ts";
-import { ApsRequestSchema, ApsResultSchema, CompareRequestSchema, CompareResultSchema } from "../domain/aps/schemas.ts";
+import { ApsRequestSchema, ApsResultSchema, CompareAnswerSchema, CompareRequestSchema } from "../domain/aps/schemas.ts";
 import { answerTargetsRequest, TargetsRequestSchema, TargetsResultSchema } from "../domain/aps/targets.ts";
 import { IdParseRequestSchema, ParsedIdSchema, parseIdNumber } from "../domain/id-number.ts";
 import { ENDPOINT_SCOPES } from "../domain/scopes.ts";
@@ -124,14 +124,14 @@ const compareAps: Operation = {
   path: "/v1/data/aps-calculator/compare",
   summary: "Compare APS at several universities",
   description:
-    "Scores the same NSC results at every university named in `university_slugs` (default: all 26), each on its own APS scheme with the same engine as the single calculator, ordered by university name. Each university lists what the results qualify for and its near misses: qualifications not met that would be with a small change (at most 10% of the scheme's maximum APS short, and at most one subject requirement one NSC level short), each with what is missing, fewest missing first.",
+    'Scores the same NSC results at every university named in `university_slugs` (default: all 26), each on its own APS scheme with the same engine as the single calculator, ordered by university name. Each university lists what the results qualify for and its near misses: qualifications not met that would be with a small change (at most 10% of the scheme\'s maximum APS short, and at most one subject requirement one NSC level short), each with what is missing, fewest missing first. With `"view": "summary"` the answer keeps what depends on the marks (about a quarter of the bytes, for a phone): see the `view` field.',
   tag: TAGS.aps,
   scope: ENDPOINT_SCOPES.apsCalculator,
   body: { name: "ApsCompareRequest", schema: CompareRequestSchema },
   response: {
     name: "ApsCompareResponse",
-    schema: CompareResultSchema,
-    description: "One entry per university, with meta {universities, qualifies_for_total}.",
+    schema: CompareAnswerSchema,
+    description: 'One entry per university, with meta {universities, qualifies_for_total}; in the summary view, meta.view is "summary".',
   },
   errors: [...JSON_BODY_ERRORS, "invalid_aps_request"],
   target: () => ({ kind: "aps-compare" }),
@@ -139,8 +139,14 @@ const compareAps: Operation = {
     const index = source.apsIndex();
     if (!index) return [];
     const body = { marks: EXAMPLE_MARKS, university_slugs: index.universities.slice(0, 2).map((u) => u.slug) };
-    const answer = await answerCompareRequest(body, index, async (s) => source.apsDocument(s));
-    return answer.status === 200 ? [{ summary: "A learner's results at the first two universities", body, response: answer.data }] : [];
+    const load = async (s: string) => source.apsDocument(s);
+    const answer = await answerCompareRequest(body, index, load);
+    const summaryBody = { ...body, view: "summary" };
+    const summary = await answerCompareRequest(summaryBody, index, load);
+    return [
+      ...(answer.status === 200 ? [{ summary: "A learner's results at the first two universities", body, response: answer.data }] : []),
+      ...(summary.status === 200 ? [{ summary: "The same results, summarised (view: summary)", body: summaryBody, response: summary.data }] : []),
+    ];
   },
 };
 

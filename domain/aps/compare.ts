@@ -1,9 +1,9 @@
 // POST /v1/data/aps-calculator/compare, minus HTTP: the same marks judged at every university named, each on its
 // own scheme by the same judging as the single calculator (judging.ts), ordered by university name.
 import { apsScoreOf } from "./engine.ts";
-import { judgeUniversity, prepare } from "./judging.ts";
+import { judgeUniversity, type PreparedForm, prepare } from "./judging.ts";
 import { learnerOf, percentagesOf } from "./qualify.ts";
-import { type ComparedUniversity, CompareRequestSchema, type CompareResult } from "./schemas.ts";
+import { type ComparedUniversity, CompareRequestSchema, type CompareResult, type CompareSummary, SUMMARY_NEAR_MISSES } from "./schemas.ts";
 import type { ApsUniversityDocument } from "./scheme.ts";
 import {
   type ApsIndex,
@@ -11,7 +11,6 @@ import {
   chosenUniversities,
   detailsInOrder,
   invalid,
-  type Loader,
   marksProblems,
   problemsOf,
   unknownSubjects,
@@ -33,12 +32,39 @@ function subjectSetOf(index: ApsIndex): ReadonlySet<string> {
 /** POST /v1/data/aps-calculator/compare, minus HTTP: the same marks scored at every university named, each on
  * its own scheme by the same engine as the single calculator (apsResultOf), ordered by university name. */
 /** The request's fields, as the message about an unknown one names them. */
-const FIELDS = ["marks", "university_slugs"];
+const FIELDS = ["marks", "university_slugs", "view"];
 
-export async function answerCompareRequest(body: unknown, index: ApsIndex, loadUniversity: Loader): Promise<ApsResponse<CompareResult>> {
+/** A university by slug: the build's prepared form of it (the Worker: `_internal/aps-compare.json`), or its document,
+ * prepared here once per document object (tests, the OpenAPI examples); null for a slug it does not know. */
+type CompareLoader = (slug: string) => Promise<PreparedForm | ApsUniversityDocument | null>;
+
+/** The summary view of a comparison: what depends on the marks, and keys to the rest (docs/aps.md#compare). */
+function summaryOf(result: CompareResult): CompareSummary {
+  return {
+    data: result.data.map((u) => ({
+      university_slug: u.university_slug,
+      university_name: u.university_name,
+      aps_score: u.aps_score,
+      maximum: u.maximum,
+      aps_scheme: u.scheme.id,
+      qualifies_for: u.qualifies_for,
+      near_misses: u.near_misses.slice(0, SUMMARY_NEAR_MISSES),
+      near_misses_total: u.near_misses.length,
+      other_schemes: u.other_schemes,
+      nsc: { pass: u.nsc.pass, complete: u.nsc.complete, reason: u.nsc.reason },
+    })),
+    meta: { ...result.meta, view: "summary" },
+  };
+}
+
+export async function answerCompareRequest(
+  body: unknown,
+  index: ApsIndex,
+  loadUniversity: CompareLoader,
+): Promise<ApsResponse<CompareResult | CompareSummary>> {
   if (!isObject(body))
     return invalid([
-      { path: "body", message: `must be a JSON object with marks (and optionally university_slugs), not ${describe(body)}` },
+      { path: "body", message: `must be a JSON object with marks (and optionally university_slugs and view), not ${describe(body)}` },
     ]) as ApsResponse<CompareResult>;
   const parsed = CompareRequestSchema.safeParse(body);
   const problems = parsed.success
@@ -46,26 +72,26 @@ export async function answerCompareRequest(body: unknown, index: ApsIndex, loadU
     : [...problemsOf(CompareRequestSchema, body, FIELDS).filter((p) => p.path[0] !== "marks"), ...marksProblems(body.marks)];
   const slugs = chosenUniversities(body.university_slugs, index, problems);
   unknownSubjects(body.marks, subjectSetOf(index), problems);
-  if (!parsed.success || problems.length > 0) return invalid(detailsInOrder(problems, ["university_slugs", "marks"])) as ApsResponse<CompareResult>;
+  if (!parsed.success || problems.length > 0)
+    return invalid(detailsInOrder(problems, ["university_slugs", "marks", "view"])) as ApsResponse<CompareResult>;
   const { marks } = parsed.data;
-  const documents: ApsUniversityDocument[] = [];
+  const forms: PreparedForm[] = [];
   for (const slug of slugs) {
-    const document = await loadUniversity(slug);
-    if (document === null) throw new Error(`the APS index names ${slug} but it has no document`);
-    prepare(document);
-    documents.push(document);
+    const loaded = await loadUniversity(slug);
+    if (loaded === null) throw new Error(`the APS index names ${slug} but it has no document`);
+    forms.push("entries" in loaded ? loaded : prepare(loaded));
   }
   const learner = learnerOf(percentagesOf(marks));
   const data: ComparedUniversity[] = [];
-  for (const document of documents) {
+  for (const form of forms) {
     // The comparison shows no breakdown, so the main scheme's score is computed without one.
-    const main = apsScoreOf(document.scheme, marks);
-    const judged = judgeUniversity(document, marks, main, learner);
+    const main = apsScoreOf(form.scheme, marks);
+    const judged = judgeUniversity(form, marks, main, learner);
     data.push({
-      university_slug: document.university.slug,
-      university_name: document.university.name,
+      university_slug: form.university.slug,
+      university_name: form.university.name,
       aps_score: main.score,
-      maximum: document.scheme.maximum,
+      maximum: form.scheme.maximum,
       scheme: judged.scheme,
       qualifies_for: judged.qualifies_for,
       qualifications: judged.qualifications,
@@ -74,8 +100,9 @@ export async function answerCompareRequest(body: unknown, index: ApsIndex, loadU
       nsc: judged.nsc,
     });
   }
-  return {
-    status: 200,
-    data: { data, meta: { universities: data.length, qualifies_for_total: data.reduce((n, u) => n + u.qualifies_for.length, 0) } },
+  const result: CompareResult = {
+    data,
+    meta: { universities: data.length, qualifies_for_total: data.reduce((n, u) => n + u.qualifies_for.length, 0) },
   };
+  return { status: 200, data: parsed.data.view === "summary" ? summaryOf(result) : result };
 }

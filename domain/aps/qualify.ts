@@ -20,18 +20,26 @@ export type SubjectFailure = Exclude<QualificationFailure, { kind: "min_aps" }>;
 export type QualificationOutcome = { id: string; name: string; qualifies: boolean; failures: QualificationFailure[] };
 
 /**
- * One way to meet a clause: one subject at a minimum, or (`rule`) any subject of a rule's class. `key`: label and
- * minimum as text, made once (a requirement set's signature is made of them). `number`: for a subject option, its
- * subject's number; for a rule option, the rule option's own, which options with the same rule, class and minimum
- * share (the learner's memo of what meets it). `subjects`: a rule's class; empty for a subject option, whose subject
- * is its label (a fresh isolate compiles thousands of options: no set each).
+ * One way to meet a clause: one subject at a minimum, or (`rule`) any subject of a rule's class. `number`: for a
+ * subject option, its subject's number; for a rule option, the rule option's own, which options with the same rule,
+ * class and minimum share (the learner's memo of what meets it). `subjects`: a rule's class; empty for a subject
+ * option, whose subject is its label (a fresh isolate compiles thousands of options: no set each).
  */
-type Option = { label: string; rule: boolean; subjects: ReadonlySet<string>; min_percentage: number; key: string; number: number };
+type Option = { label: string; rule: boolean; subjects: ReadonlySet<string>; min_percentage: number; number: number };
 type Clause = { label: string; group: string | null; options: Option[] };
 /** A qualification's requirements compiled into clauses. `independent`: no rule and no subject in two clauses, so
- * each clause can be checked on its own (the common case). `signature`: the clauses as text; programmes with the
- * same signature fail the same marks in the same way, so a caller judging many programmes judges each set once. */
-export type RequirementSet = { clauses: Clause[]; independent: IndependentChecks | null; signature: string };
+ * each clause can be checked on its own (the common case). */
+export type RequirementSet = { clauses: Clause[]; independent: IndependentChecks | null };
+
+/**
+ * A route's clauses as plain data, before anything is numbered: what its requirements come to (clauseFormsOf), and
+ * what the build writes into the prepared form of a university (judging.ts). One flat array, so a fresh isolate parses
+ * one object per set, not one per clause and option: for each clause in order, its group (the alternative group's
+ * name, or null for a clause of one option), its number of options, then each option's label and min_percentage. A
+ * label is a subject slug, or "@rule" for a general requirement ("@other-language": any subject of the rule's class).
+ * `[null, 1, "mathematics", 60, "english", 2, "english-home-language", 50, "english-first-additional-language", 60]`.
+ */
+export type ClauseForms = (string | number | null)[];
 /** An independent set's clauses as flat arrays, for the check every request makes of every set: option i needs
  * subject number subjects[i] at minimums[i]; clause c's options end before clauseEnds[c]. */
 type IndependentChecks = { subjects: Int32Array; minimums: Float64Array; clauseEnds: Int32Array; highest: number };
@@ -97,19 +105,10 @@ function requirementSetsOf(qualification: ApsQualification, ruleSubjects: Readon
   let entry = compiled.get(qualification);
   if (!entry) {
     const routes = routesOf(qualification);
-    entry = (routes.length === 0 ? [undefined] : routes).map((route) => setOf(compileClauses(qualification, ruleSubjects, route)));
+    entry = (routes.length === 0 ? [undefined] : routes).map((route) => requirementSetOfForms(clauseFormsOf(qualification, route), ruleSubjects));
     compiled.set(qualification, entry);
   }
   return entry;
-}
-
-/** One route's requirement set (route undefined: a qualification without routes), compiled afresh. */
-export function requirementSetFor(
-  qualification: ApsQualification,
-  ruleSubjects: Readonly<Record<string, readonly string[]>>,
-  route: number | undefined,
-): RequirementSet {
-  return setOf(compileClauses(qualification, ruleSubjects, route));
 }
 
 /** The requirement set of a qualification without alternative routes (its first route's, where it has some). */
@@ -124,9 +123,59 @@ function setOf(clauses: Clause[]): RequirementSet {
     const subjects = clauses.flatMap((c) => c.options.map((o) => o.label));
     if (new Set(subjects).size === subjects.length) independent = checksOf(clauses);
   }
-  // A group and a single subject of the same name fail differently (alternatives, subject): "group" tells them apart.
-  const signature = clauses.map((c) => `${c.group === null ? "" : "group "}${c.label}:${c.options.map((o) => o.key).join("|")}`).join(";");
-  return { clauses, independent, signature };
+  return { clauses, independent };
+}
+
+/** Whether clauses given as data are independent (no rule, no subject in two clauses): such clauses can be judged as
+ * they are, with unmetOfIndependentForms, and need no compiling. */
+export function independentForms(forms: Readonly<ClauseForms>): boolean {
+  const seen = new Set<string>();
+  for (let i = 0; i < forms.length; ) {
+    const count = forms[i + 1] as number;
+    i += 2;
+    for (const end = i + 2 * count; i < end; i += 2) {
+      const label = forms[i] as string;
+      if (label.charCodeAt(0) === 64 /* "@" */ || seen.has(label)) return false;
+      seen.add(label);
+    }
+  }
+  return true;
+}
+
+/** The clause that starts at index `i` of clauses given as data, compiled without numbers (for describing it). */
+function clauseAt(forms: Readonly<ClauseForms>, i: number, option: (label: string, min_percentage: number) => Option): Clause {
+  const group = forms[i] as string | null;
+  const count = forms[i + 1] as number;
+  const options: Option[] = [];
+  for (let o = i + 2; o < i + 2 + 2 * count; o += 2) options.push(option(forms[o] as string, forms[o + 1] as number));
+  return { label: group ?? (forms[i + 2] as string), group, options };
+}
+
+const unnumbered = (label: string, min_percentage: number): Option => ({ label, rule: false, subjects: NO_CLASS, min_percentage, number: -1 });
+
+/**
+ * unmetRequirements for independent clauses given as data (independentForms), read as they are: each clause is met
+ * when one of its subjects is at its minimum. The same failures as the compiled set's, in the same order; null when
+ * more than `atMost` clauses are unmet.
+ */
+export function unmetOfIndependentForms(
+  forms: Readonly<ClauseForms>,
+  percentages: ReadonlyMap<string, number>,
+  atMost = Number.POSITIVE_INFINITY,
+): SubjectFailure[] | null {
+  let unmet: number[] | undefined;
+  for (let i = 0; i < forms.length; ) {
+    const start = i;
+    const end = i + 2 + 2 * (forms[i + 1] as number);
+    let met = false;
+    for (i += 2; i < end && !met; i += 2) met = (percentages.get(forms[i] as string) ?? -1) >= (forms[i + 1] as number);
+    i = end;
+    if (met) continue;
+    unmet ??= [];
+    unmet.push(start);
+    if (unmet.length > atMost) return null;
+  }
+  return unmet === undefined ? [] : unmet.map((start) => failureOf(clauseAt(forms, start, unnumbered), percentages));
 }
 
 /** Whether clause c of an independent set is met: array reads, or look-ups by slug for a learner read before a
@@ -165,66 +214,63 @@ function checksOf(clauses: readonly Clause[]): IndependentChecks {
 
 const NO_SUBJECTS: readonly string[] = [];
 const NO_CLASS: ReadonlySet<string> = new Set();
-// A rule's class (the ~90 subjects of "one more subject") as a set and as text, made once per document's list: every
-// programme that names the rule shares them.
-const ruleClasses = new WeakMap<readonly string[], { set: ReadonlySet<string>; text: string }>();
+// A rule's class (the ~90 subjects of "one more subject") as a set and a number, made once per document's list: every
+// programme that names the rule shares them. Lists with the same subjects get the same number (from their text,
+// hashed once per list), so rule options of different documents share the learner's memo.
+const ruleClasses = new WeakMap<readonly string[], { set: ReadonlySet<string>; number: number }>();
+const ruleClassNumbers = new Map<string, number>();
 
-function ruleClassOf(subjects: readonly string[]): { set: ReadonlySet<string>; text: string } {
+function ruleClassOf(subjects: readonly string[]): { set: ReadonlySet<string>; number: number } {
   let entry = ruleClasses.get(subjects);
   if (!entry) {
-    entry = { set: new Set(subjects), text: subjects.join(" ") };
+    entry = { set: new Set(subjects), number: numbered(ruleClassNumbers, subjects.join(" ")) };
     ruleClasses.set(subjects, entry);
   }
   return entry;
 }
 
-/** The clauses of one route (undefined: a qualification without routes): the shared requirements and the route's. */
-function compileClauses(
-  qualification: ApsQualification,
-  ruleSubjects: Readonly<Record<string, readonly string[]>>,
-  route: number | undefined,
-): Clause[] {
-  const clauses: Clause[] = [];
-  const groups = new Map<string, Option[]>();
-  const addToGroup = (group: string, option: Option) => {
+/** The clauses of one route (undefined: a qualification without routes), as data: the shared requirements and the
+ * route's. Compulsory subjects in the document's order, then the alternative groups by name (each group's options in
+ * the document's order, subjects before rules), then the general requirements outside a group: the most
+ * accommodating clauses last, so when subjects run short, they are the ones reported unmet. */
+export function clauseFormsOf(qualification: ApsQualification, route: number | undefined): ClauseForms {
+  const singles: ClauseForms = [];
+  const groups = new Map<string, ClauseForms>();
+  const addToGroup = (group: string, label: string, min: number) => {
     const options = groups.get(group);
-    if (options) options.push(option);
-    else groups.set(group, [option]);
+    if (options) options.push(label, min);
+    else groups.set(group, [label, min]);
   };
   const onRoute = (r: { route?: number }) => r.route === undefined || r.route === route;
   for (const r of qualification.requirements) {
     if (!onRoute(r)) continue;
-    const option = {
-      label: r.subject_slug,
-      rule: false,
-      number: numbered(subjectNumbers, r.subject_slug),
-      subjects: NO_CLASS,
-      min_percentage: r.min_percentage,
-      key: `${r.subject_slug} ${r.min_percentage}`,
-    };
-    if (r.alternative_group !== null) addToGroup(r.alternative_group, option);
-    else if (r.is_compulsory) clauses.push({ label: r.subject_slug, group: null, options: [option] });
+    if (r.alternative_group !== null) addToGroup(r.alternative_group, r.subject_slug, r.min_percentage);
+    else if (r.is_compulsory) singles.push(null, 1, r.subject_slug, r.min_percentage);
   }
-  const rules: Clause[] = [];
+  const rules: ClauseForms = [];
   for (const g of qualification.general_requirements ?? []) {
     if (!onRoute(g)) continue;
-    const label = ruleLabel(g.rule);
-    const { set, text } = ruleClassOf(ruleSubjects[g.rule] ?? NO_SUBJECTS);
-    const key = `${label} ${g.min_percentage}`;
-    const option = {
-      label,
-      rule: true,
-      number: numbered(ruleOptionNumbers, `${key} ${text}`),
-      subjects: set,
-      min_percentage: g.min_percentage,
-      key,
-    };
-    if (g.alternative_group !== null) addToGroup(g.alternative_group, option);
-    else rules.push({ label: ruleLabel(g.rule), group: null, options: [option] });
+    if (g.alternative_group !== null) addToGroup(g.alternative_group, ruleLabel(g.rule), g.min_percentage);
+    else rules.push(null, 1, ruleLabel(g.rule), g.min_percentage);
   }
-  for (const [group, options] of [...groups].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) clauses.push({ label: group, group, options });
-  // The most accommodating clauses last: when subjects run short, they are the ones reported unmet.
-  return [...clauses, ...rules];
+  const forms = singles;
+  for (const [group, options] of [...groups].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) forms.push(group, options.length / 2, ...options);
+  forms.push(...rules);
+  return forms;
+}
+
+/** A requirement set compiled from its clauses as data: subjects and rule options numbered, a rule's class looked up
+ * in `ruleSubjects`. */
+export function requirementSetOfForms(forms: Readonly<ClauseForms>, ruleSubjects: Readonly<Record<string, readonly string[]>>): RequirementSet {
+  const option = (label: string, min_percentage: number): Option => {
+    if (label.charCodeAt(0) !== 64 /* "@" */)
+      return { label, rule: false, number: numbered(subjectNumbers, label), subjects: NO_CLASS, min_percentage };
+    const { set, number } = ruleClassOf(ruleSubjects[label.slice(1)] ?? NO_SUBJECTS);
+    return { label, rule: true, number: numbered(ruleOptionNumbers, `${label} ${min_percentage} ${number}`), subjects: set, min_percentage };
+  };
+  const clauses: Clause[] = [];
+  for (let i = 0; i < forms.length; i += 2 + 2 * (forms[i + 1] as number)) clauses.push(clauseAt(forms, i, option));
+  return setOf(clauses);
 }
 
 /** The learner subjects that meet an option (a fractional 59.99 does not meet 60). */

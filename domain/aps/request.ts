@@ -2,7 +2,7 @@
 // the university's document is loaded through the caller's function, and the marks are scored and judged
 // (engine.ts, judging.ts). The Worker wraps a 422 as {"error": {...}} and a 200 as {"data": ...}.
 import { computeAps } from "./engine.ts";
-import { judgeUniversity, prepare } from "./judging.ts";
+import { judgeUniversity } from "./judging.ts";
 import { type ApsResult, ApsRequestSchema, unknownUniversity } from "./schemas.ts";
 import type { ApsUniversityDocument, Mark } from "./scheme.ts";
 import {
@@ -40,6 +40,18 @@ export function apsResultOf(document: ApsUniversityDocument, marks: readonly Mar
 
 const FIELDS = ["university_slug", "marks"];
 
+const subjectSets = new WeakMap<ApsUniversityDocument, ReadonlySet<string>>();
+
+/** Every subject slug the university knows, as a set made once per document (documents are kept per isolate). */
+function subjectsOf(document: ApsUniversityDocument): ReadonlySet<string> {
+  let set = subjectSets.get(document);
+  if (!set) {
+    set = new Set(document.subjects.map((s) => s.slug));
+    subjectSets.set(document, set);
+  }
+  return set;
+}
+
 /** The university a request names, loaded when its slug is well formed; a slug the loader does not know is a problem. */
 async function knownUniversity(slug: unknown, load: Loader, problems: Problem[]): Promise<ApsUniversityDocument | null> {
   if (typeof slug !== "string" || hasProblemAt(problems, ["university_slug"])) return null;
@@ -59,7 +71,7 @@ export async function answerApsRequest(body: unknown, loadUniversity: Loader): P
     ? []
     : [...problemsOf(ApsRequestSchema, body, FIELDS).filter((p) => p.path[0] !== "marks"), ...marksProblems(body.marks)];
   const document = await knownUniversity(body.university_slug, loadUniversity, problems);
-  unknownSubjects(body.marks, document ? prepare(document).subjects : null, problems);
+  unknownSubjects(body.marks, document ? subjectsOf(document) : null, problems);
   if (!parsed.success || problems.length > 0 || document === null) return invalid(detailsInOrder(problems, FIELDS));
   return { status: 200, data: apsResultOf(document, parsed.data.marks) };
 }

@@ -209,6 +209,12 @@ const ComparedUniversitySchema = z.object({
 });
 export type ComparedUniversity = z.infer<typeof ComparedUniversitySchema>;
 
+/** The comparison's views: the whole answer (the default), or a summary sized for a phone (docs/aps.md#compare). */
+const COMPARE_VIEWS = ["full", "summary"] as const;
+
+/** How many near misses a university shows in the summary: its closest (near misses are ordered closest first). */
+export const SUMMARY_NEAR_MISSES = 5;
+
 /** The comparison's request body; which universities exist, and naming one twice, are checked after (validation.ts). */
 export const CompareRequestSchema = z.strictObject({
   marks: MarksSchema,
@@ -225,10 +231,43 @@ export const CompareRequestSchema = z.strictObject({
     .min(1, { ...onArrays, error: "must name at least one university (leave it out to compare all of them)" })
     .optional()
     .describe("The universities to compare, each once (default: all 26)."),
+  view: z
+    .enum(COMPARE_VIEWS, {
+      error: (issue) =>
+        `must be "full" or "summary", not ${typeof issue.input === "string" ? JSON.stringify(issue.input.slice(0, 40)) : describe(issue.input)}`,
+    })
+    .optional()
+    .describe(
+      `"full" (the default): every university's whole answer. "summary": what depends on the marks, sized for a phone (about a quarter of the bytes): per university its score, qualifies_for, its ${SUMMARY_NEAR_MISSES} closest near misses with near_misses_total, other_schemes, and the pass without its conditions; no qualifications (names and minimums are the qualification records': GET /v1/data/qualifications?university_slug=) and the scheme by its id (aps_scheme). The full view of one university (university_slugs) has the rest.`,
+    ),
 });
 
 export const CompareResultSchema = z.object({
   data: z.array(ComparedUniversitySchema),
   meta: z.object({ universities: z.number().int(), qualifies_for_total: z.number().int() }),
 });
+
+/** One university in the summary view: the full view's fields that depend on the marks, and keys to the rest. */
+const SummarizedUniversitySchema = z.object({
+  university_slug: z.string(),
+  university_name: z.string(),
+  aps_score: z.number().int(),
+  maximum: z.number().int(),
+  aps_scheme: z.string().describe("The id of the scheme aps_score is on (the full view's scheme.id)."),
+  qualifies_for: z.array(z.string()),
+  near_misses: z.array(NearMissSchema).describe(`The ${SUMMARY_NEAR_MISSES} closest near misses (the full view's first ${SUMMARY_NEAR_MISSES}).`),
+  near_misses_total: z.number().int().describe("How many near misses the full view lists."),
+  other_schemes: z.array(OtherSchemeScoreSchema),
+  nsc: NscSchema.pick({ pass: true, complete: true, reason: true }).describe("The full view's nsc without its conditions and sources."),
+});
+
+/** The comparison's summary view (`"view": "summary"`). */
+export const CompareSummarySchema = z.object({
+  data: z.array(SummarizedUniversitySchema),
+  meta: z.object({ universities: z.number().int(), qualifies_for_total: z.number().int(), view: z.literal("summary") }),
+});
+
+/** The comparison's answer, in either view. */
+export const CompareAnswerSchema = z.union([CompareResultSchema, CompareSummarySchema]);
 export type CompareResult = z.infer<typeof CompareResultSchema>;
+export type CompareSummary = z.infer<typeof CompareSummarySchema>;

@@ -3,8 +3,9 @@
 // the same scope, and answers 422 naming the bad field.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { CompareResultSchema } from "../../domain/aps/schemas.ts";
+import { CompareResultSchema, CompareSummarySchema, SUMMARY_NEAR_MISSES } from "../../domain/aps/schemas.ts";
 import { ErrorBody } from "../../schema/api.ts";
+import { SEVEN_SUBJECTS } from "../../support/learners.ts";
 import { LEARNER_A_MARKS } from "../fixtures/learners.ts";
 import { call, json, token } from "./support.ts";
 
@@ -50,7 +51,8 @@ describe("POST /v1/data/aps-calculator/compare", () => {
       }),
       { numRuns: 6, endOnFailure: true },
     );
-  });
+    // 162 requests: seconds when the machine is busy.
+  }, 60_000);
 
   it("lists the qualifications with names beside qualifies_for, and near misses in both calculators", async () => {
     const single = (await json(await post("/v1/data/aps-calculator", { university_slug: "university-of-johannesburg", marks: LEARNER_A_MARKS })))
@@ -71,6 +73,8 @@ describe("POST /v1/data/aps-calculator/compare", () => {
     [{ marks: LEARNER_A_MARKS, university_slugs: ["university-of-pretoria", "university-of-pretoria"] }, "university_slugs[1]"],
     [{ marks: [{ subject_slug: "mathematics", percentage: 120 }] }, "marks[0].percentage"],
     [{ marks: [] }, "marks"],
+    [{ marks: LEARNER_A_MARKS, view: "compact" }, "view"],
+    [{ marks: LEARNER_A_MARKS, view: ["summary"] }, "view"],
   ])("answers 422 naming the problem (%#)", async (body, path) => {
     const response = await post("/v1/data/aps-calculator/compare", body);
     expect(response.status).toBe(422);
@@ -79,3 +83,70 @@ describe("POST /v1/data/aps-calculator/compare", () => {
     expect(error.details?.map((d) => d.path)).toContain(path);
   });
 });
+
+describe("POST /v1/data/aps-calculator/compare with view: summary (issue 31, 4)", () => {
+  const compare = async (body: Record<string, unknown>) => {
+    const response = await post("/v1/data/aps-calculator/compare", body);
+    expect(response.status).toBe(200);
+    return { text: await response.text(), body };
+  };
+
+  it("answers the README's seven-mark learner in at most 100 KB of JSON, the full view in about 350 KB", async () => {
+    const summary = await compare({ marks: SEVEN_SUBJECTS, view: "summary" });
+    const full = await compare({ marks: SEVEN_SUBJECTS });
+    expect(new TextEncoder().encode(summary.text).length).toBeLessThanOrEqual(100_000);
+    expect(new TextEncoder().encode(full.text).length).toBeGreaterThan(300_000);
+    const parsed = CompareSummarySchema.parse(JSON.parse(summary.text));
+    expect(parsed.meta.view).toBe("summary");
+    expect(parsed.data).toHaveLength(26);
+  });
+
+  it("keeps the default answer as it was: the full view, with or without view: full", async () => {
+    const plain = await compare({ marks: SEVEN_SUBJECTS });
+    const full = await compare({ marks: SEVEN_SUBJECTS, view: "full" });
+    expect(full.text).toBe(plain.text);
+    const parsed = CompareResultSchema.parse(JSON.parse(plain.text));
+    expect(parsed.meta).not.toHaveProperty("view");
+  });
+
+  it("drops nothing that cannot be had elsewhere: names and minimums from the qualification records, the rest from the full view", async () => {
+    const summary = CompareSummarySchema.parse(JSON.parse((await compare({ marks: SEVEN_SUBJECTS, view: "summary" })).text));
+    const full = CompareResultSchema.parse(JSON.parse((await compare({ marks: SEVEN_SUBJECTS })).text));
+    expect(summary.meta).toEqual({ ...full.meta, view: "summary" });
+    const listToken = await token({ scopes: ["qualifications:read"] });
+    for (const [i, u] of summary.data.entries()) {
+      const whole = full.data[i];
+      if (!whole) throw new Error(`no full entry for ${u.university_slug}`);
+      // What depends on the marks is the full view's, cut.
+      expect(u).toEqual({
+        university_slug: whole.university_slug,
+        university_name: whole.university_name,
+        aps_score: whole.aps_score,
+        maximum: whole.maximum,
+        aps_scheme: whole.scheme.id,
+        qualifies_for: whole.qualifies_for,
+        near_misses: whole.near_misses.slice(0, SUMMARY_NEAR_MISSES),
+        near_misses_total: whole.near_misses.length,
+        other_schemes: whole.other_schemes,
+        nsc: { pass: whole.nsc.pass, complete: whole.nsc.complete, reason: whole.nsc.reason },
+      });
+      // The names and minimums of what it qualifies for: the university's qualification records, as listed.
+      const records = new Map<string, { id: string; name: string; min_aps: number | null; aps_scheme: string }>();
+      for (let page = 1; ; page++) {
+        const list = await json(
+          await call(`/v1/data/qualifications?university_slug=${u.university_slug}&per_page=100&page=${page}`, { token: listToken }),
+        );
+        for (const q of list.data) records.set(q.id, { id: q.id, name: q.name, min_aps: q.min_aps, aps_scheme: q.aps_scheme });
+        if (page * 100 >= list.meta.total) break;
+      }
+      expect(u.qualifies_for.map((id) => records.get(id))).toEqual(whole.qualifications);
+    }
+    // The near misses past the closest five, and the scheme and the pass's conditions: the full view of one university.
+    const many = summary.data.find((u) => u.near_misses_total > SUMMARY_NEAR_MISSES);
+    if (!many) throw new Error("no university with more near misses than the summary shows");
+    const one = CompareResultSchema.parse(JSON.parse((await compare({ marks: SEVEN_SUBJECTS, university_slugs: [many.university_slug] })).text))
+      .data[0];
+    expect(one).toEqual(full.data.find((u) => u.university_slug === many.university_slug));
+    expect(one?.near_misses).toHaveLength(many.near_misses_total);
+  });
+}, 60_000);

@@ -71,6 +71,7 @@ describe("errors", () => {
     for (const path of [
       "/manifest.json",
       "/_internal/prospectus-documents.json",
+      "/_internal/aps-compare.json",
       "/v1/data/universities.json",
       "/v1/data/universities/_list/0.json",
       "/v1/data/universities/university-of-cape-town.json",

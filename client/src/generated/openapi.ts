@@ -167,7 +167,7 @@ export interface paths {
         put?: never;
         /**
          * Compare APS at several universities
-         * @description Scores the same NSC results at every university named in `university_slugs` (default: all 26), each on its own APS scheme with the same engine as the single calculator, ordered by university name. Each university lists what the results qualify for and its near misses: qualifications not met that would be with a small change (at most 10% of the scheme's maximum APS short, and at most one subject requirement one NSC level short), each with what is missing, fewest missing first.
+         * @description Scores the same NSC results at every university named in `university_slugs` (default: all 26), each on its own APS scheme with the same engine as the single calculator, ordered by university name. Each university lists what the results qualify for and its near misses: qualifications not met that would be with a small change (at most 10% of the scheme's maximum APS short, and at most one subject requirement one NSC level short), each with what is missing, fewest missing first. With `"view": "summary"` the answer keeps what depends on the marks (about a quarter of the bytes, for a phone): see the `view` field.
          *
          *     **Scope:** `aps_calculator:use`.
          */
@@ -544,6 +544,11 @@ export interface components {
             }[];
             /** @description The universities to compare, each once (default: all 26). */
             university_slugs?: string[];
+            /**
+             * @description "full" (the default): every university's whole answer. "summary": what depends on the marks, sized for a phone (about a quarter of the bytes): per university its score, qualifies_for, its 5 closest near misses with near_misses_total, other_schemes, and the pass without its conditions; no qualifications (names and minimums are the qualification records': GET /v1/data/qualifications?university_slug=) and the scheme by its id (aps_scheme). The full view of one university (university_slugs) has the rest.
+             * @enum {string}
+             */
+            view?: "full" | "summary";
         };
         ApsCompareResponse: {
             data: {
@@ -660,6 +665,92 @@ export interface components {
             meta: {
                 universities: number;
                 qualifies_for_total: number;
+            };
+        } | {
+            data: {
+                university_slug: string;
+                university_name: string;
+                aps_score: number;
+                maximum: number;
+                /** @description The id of the scheme aps_score is on (the full view's scheme.id). */
+                aps_scheme: string;
+                qualifies_for: string[];
+                /** @description The 5 closest near misses (the full view's first 5). */
+                near_misses: {
+                    qualification_id: string;
+                    name: string;
+                    min_aps: number | null;
+                    missing: ({
+                        /** @constant */
+                        kind: "aps";
+                        need: number;
+                        have: number;
+                    } | {
+                        /** @description A subject slug, or @other-language / @other-subject for a general requirement. */
+                        subject_slug: string;
+                        need_level: number;
+                        have_level: number;
+                        need_percentage: number;
+                        have_percentage: number;
+                        /** @constant */
+                        kind: "subject";
+                    } | {
+                        /** @constant */
+                        kind: "group";
+                        group: string;
+                        options: {
+                            /** @description A subject slug, or @other-language / @other-subject for a general requirement. */
+                            subject_slug: string;
+                            need_level: number;
+                            have_level: number;
+                            need_percentage: number;
+                            have_percentage: number;
+                        }[];
+                    } | {
+                        /** @constant */
+                        kind: "nsc";
+                        /**
+                         * @description The statutory pass the programme needs.
+                         * @enum {string}
+                         */
+                        pass: "diploma" | "bachelor";
+                        /** @description Subjects other than Life Orientation needed at need_percentage (4). */
+                        need: number;
+                        /** @description How many the learner has there (3). */
+                        have: number;
+                        /** @description The learner's subject nearest the threshold: raising it earns the pass. */
+                        subject_slug: string;
+                        need_percentage: number;
+                        have_percentage: number;
+                    })[];
+                }[];
+                /** @description How many near misses the full view lists. */
+                near_misses_total: number;
+                other_schemes: {
+                    id: string;
+                    name: string;
+                    aps_score: number;
+                    exact_score: number;
+                    maximum: number;
+                }[];
+                /** @description The full view's nsc without its conditions and sources. */
+                nsc: {
+                    /**
+                     * @description The statutory pass the marks earn here: bachelor, diploma, higher-certificate, or none (no NSC, or under 30% in the university's teaching language): none qualifies for nothing.
+                     * @enum {string}
+                     */
+                    pass: "none" | "higher-certificate" | "diploma" | "bachelor";
+                    /** @description false: a condition could not be checked on the marks given (its met is null). */
+                    complete: boolean;
+                    /** @description Why the pass is what it is, in words a learner understands. */
+                    reason: string;
+                };
+            }[];
+            meta: {
+                universities: number;
+                qualifies_for_total: number;
+                /** @constant */
+                view: "summary";
             };
         };
         ApsRequest: {
@@ -2346,7 +2437,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description One entry per university, with meta {universities, qualifies_for_total}. */
+            /** @description One entry per university, with meta {universities, qualifies_for_total}; in the summary view, meta.view is "summary". */
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControl"];

@@ -1,4 +1,5 @@
-// The learners the APS benchmarks score, shared by the warm (bench/aps.ts) and the cold (bench/aps-cold.ts) runs.
+// The README's seven-mark learner, shared by the APS benchmarks (bench/aps.ts, bench/aps-cold.ts) and the tests of
+// the compare's size (test/worker/aps-compare.spec.ts). Pure data, so the workerd tests can import it too.
 
 /** A learner's seven subjects, as a matric certificate has them (the README's compare example). */
 export const SEVEN_SUBJECTS = [
