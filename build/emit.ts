@@ -6,6 +6,7 @@ import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { LIST_CHUNK_SIZE } from "../lib/pagination.ts";
 import { bucketCountFor, bucketOf } from "../lib/buckets.ts";
+import { bucketText, chunkText } from "../lib/sliced.ts";
 import { MANIFEST_PATH, paths, type Manifest, type ResourceManifest } from "../lib/layout.ts";
 import type { z } from "zod";
 import type { ResourceRecords } from "./records.ts";
@@ -59,7 +60,7 @@ export function layoutFiles(
       const items = resource.list.items;
       const chunks = Math.ceil(items.length / LIST_CHUNK_SIZE);
       for (let k = 0; k < chunks; k++) {
-        files.push({ path: paths.listChunk(resource.name, k), content: json(items.slice(k * LIST_CHUNK_SIZE, (k + 1) * LIST_CHUNK_SIZE)) });
+        files.push({ path: paths.listChunk(resource.name, k), content: chunkText(items.slice(k * LIST_CHUNK_SIZE, (k + 1) * LIST_CHUNK_SIZE)) });
       }
       entry.total = items.length;
       entry.list = { chunk_size: LIST_CHUNK_SIZE, chunks };
@@ -79,13 +80,10 @@ export function layoutFiles(
       );
       if (records.length > options.bucketThreshold) {
         const count = bucketCountFor(records.length, options.recordsPerBucket);
-        const buckets: Record<string, unknown>[] = Array.from({ length: count }, () => ({}));
-        for (const { key, record } of records) {
-          const bucket = buckets[bucketOf(key, count)];
-          if (bucket) bucket[key] = record;
-        }
+        const buckets: [string, unknown][][] = Array.from({ length: count }, () => []);
+        for (const { key, record } of records) buckets[bucketOf(key, count)]?.push([key, record]);
         buckets.forEach((bucket, b) => {
-          files.push({ path: paths.bucket(resource.name, b), content: json(bucket) });
+          files.push({ path: paths.bucket(resource.name, b), content: bucketText(bucket) });
         });
         entry.detail = { kind: "buckets", count };
       } else {
