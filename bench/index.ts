@@ -10,6 +10,7 @@ import { benchFind } from "./find.ts";
 import { benchIdParse } from "./id-parse.ts";
 import { benchLoad } from "./load.ts";
 import { benchNational } from "./national.ts";
+import { benchPeer } from "./peer.ts";
 import { benchWorker } from "./worker.ts";
 import { defaultBuildOptions, runBuild } from "../build/index.ts";
 import { ROOT } from "../support/test-dataset.ts";
@@ -18,7 +19,7 @@ import { removeAll, tempDir } from "../lib/files.ts";
 const USAGE = `usage: npm run bench -- [PART ...] [--seconds N] [--connections N]
 
 Prints the figures users wait for, side by side in one run. With no PART, every part but load.
-  PART               build, national, worker, aps, id-parse, load (load runs only when named)
+  PART               build, national, worker, aps, id-parse, peer, load (load runs only when named)
   --seconds N        load: how long the mixed load runs (default 60)
   --connections N    load: concurrent connections (default 32)
   --help             this text`;
@@ -50,6 +51,13 @@ const parts: [string, () => Promise<unknown>][] = [
     },
   ],
   ["id-parse", () => benchIdParse()],
+  // Our Worker against a plain Node + SQLite FTS5 server on the same data and URLs (issue 31's table).
+  [
+    "peer",
+    async () => {
+      if (!(await benchPeer())) process.exitCode = 1;
+    },
+  ],
   // 60 s of 32-connection load: only when named (npm run bench -- load), so a full run stays short.
   [
     "load",
