@@ -53,7 +53,10 @@ export function layoutFiles(
   };
 
   for (const resource of resources) {
-    files.push({ path: paths.recordDigests(resource.name), content: json(recordDigests(resource)) });
+    // A detail record's text is needed twice (its digest, its file or bucket): stringified once per resource.
+    const texts = new Map((resource.detail?.records ?? []).map(({ record }) => [record as object, JSON.stringify(record)]));
+    const recordText = (record: unknown) => texts.get(record as object) ?? JSON.stringify(record);
+    files.push({ path: paths.recordDigests(resource.name), content: json(recordDigests(resource, recordText)) });
     const entry: ResourceManifest = { total: 0 };
     if (resource.list) {
       checked(resource.name, "list", resource.list.schema, resource.list.items);
@@ -83,11 +86,11 @@ export function layoutFiles(
         const buckets: [string, unknown][][] = Array.from({ length: count }, () => []);
         for (const { key, record } of records) buckets[bucketOf(key, count)]?.push([key, record]);
         buckets.forEach((bucket, b) => {
-          files.push({ path: paths.bucket(resource.name, b), content: bucketText(bucket) });
+          files.push({ path: paths.bucket(resource.name, b), content: bucketText(bucket, recordText) });
         });
         entry.detail = { kind: "buckets", count };
       } else {
-        for (const { key, record } of records) files.push({ path: paths.detail(resource.name, key), content: json({ data: record }) });
+        for (const { key, record } of records) files.push({ path: paths.detail(resource.name, key), content: `{"data":${recordText(record)}}` });
         entry.detail = { kind: "files" };
       }
       if (!resource.list) entry.total = records.length;
@@ -125,11 +128,11 @@ const digest = (text: string) => createHash("sha256").update(text).digest("hex")
 
 /** Key -> digest of everything published about the record: its detail document (or list item, for
  * resources without one) and its requirements. Keys are the records' path keys, or their slug / id. */
-function recordDigests(resource: ResourceRecords): Record<string, string> {
+function recordDigests(resource: ResourceRecords, recordText: (record: unknown) => string): Record<string, string> {
   const digests: Record<string, string> = {};
   const children = new Map((resource.children?.byKey ?? []).map(({ key, items }) => [key, JSON.stringify(items)]));
   if (resource.detail) {
-    for (const { key, record } of resource.detail.records) digests[key] = digest(JSON.stringify(record) + (children.get(key) ?? ""));
+    for (const { key, record } of resource.detail.records) digests[key] = digest(recordText(record) + (children.get(key) ?? ""));
     return digests;
   }
   const items = resource.list?.items ?? resource.whole?.items ?? [];

@@ -46,15 +46,16 @@ export function chunkItems<T = unknown>(text: string): T[] {
   return (JSON.parse(text) as { items: T[] }).items;
 }
 
-/** A bucket's file: its records by key, in the order given, with the table of where each is. */
-export function bucketText(records: Iterable<readonly [string, unknown]>): string {
+/** A bucket's file: its records by key, in the order given, with the table of where each is. `json`: each
+ * record's JSON.stringify text, when the caller has it already. */
+export function bucketText(records: Iterable<readonly [string, unknown]>, json: (record: unknown) => string = JSON.stringify): string {
   const offsets: Record<string, [number, number]> = {};
   let body = "{";
   for (const [key, record] of records) {
     if (body.length > 1) body += ",";
     body += `${JSON.stringify(key)}:`;
     const start = body.length;
-    body += JSON.stringify(record);
+    body += json(record);
     offsets[key] = [start, body.length];
   }
   body += "}";
