@@ -10,6 +10,7 @@ import { benchFind } from "./find.ts";
 import { benchIdParse } from "./id-parse.ts";
 import { benchLoad, benchLoadAgainstStart } from "./load.ts";
 import { benchNational } from "./national.ts";
+import { benchPeer } from "./peer.ts";
 import { benchReleases } from "./releases.ts";
 import { benchWorker } from "./worker.ts";
 import { defaultBuildOptions, runBuild } from "../build/index.ts";
@@ -19,8 +20,8 @@ import { removeAll, tempDir } from "../lib/files.ts";
 const USAGE = `usage: npm run bench -- [PART ...] [--seconds N] [--connections N]
 
 Prints the figures users wait for, side by side in one run. With no PART, every part but load.
-  PART               build, national, worker, aps, id-parse, releases, load, load-start (the two loads run only
-                     when named; load-start runs the same load against npm start itself)
+  PART               build, national, worker, aps, id-parse, releases, peer, load, load-start (the two loads
+                     run only when named; load-start runs the same load against npm start itself)
   --seconds N        load, load-start: how long the mixed load runs (default 60)
   --connections N    load, load-start: concurrent connections (default 32)
   --help             this text`;
@@ -53,6 +54,13 @@ const parts: [string, () => Promise<unknown>][] = [
   ],
   ["id-parse", () => benchIdParse()],
   ["releases", () => benchReleases()],
+  // Our Worker against a plain Node + SQLite FTS5 server on the same data and URLs (issue 31's table).
+  [
+    "peer",
+    async () => {
+      if (!(await benchPeer())) process.exitCode = 1;
+    },
+  ],
   // 60 s of 32-connection load: only when named (npm run bench -- load), so a full run stays short.
   [
     "load",

@@ -6,6 +6,7 @@ import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { LIST_CHUNK_SIZE } from "../lib/pagination.ts";
 import { bucketCountFor, bucketOf } from "../lib/buckets.ts";
+import { bucketText, chunkText } from "../lib/sliced.ts";
 import { MANIFEST_PATH, paths, type Manifest, type ResourceManifest } from "../lib/layout.ts";
 import type { z } from "zod";
 import { publishedRecords, type ResourceRecords } from "./records.ts";
@@ -52,14 +53,17 @@ export function layoutFiles(
   };
 
   for (const resource of resources) {
-    files.push({ path: paths.recordDigests(resource.name), content: json(recordDigests(resource)) });
+    // A detail record's text is needed twice (its digest, its file or bucket): stringified once per resource.
+    const texts = new Map((resource.detail?.records ?? []).map(({ record }) => [record as object, JSON.stringify(record)]));
+    const recordText = (record: unknown) => texts.get(record as object) ?? JSON.stringify(record);
+    files.push({ path: paths.recordDigests(resource.name), content: json(recordDigests(resource, recordText)) });
     const entry: ResourceManifest = { total: 0 };
     if (resource.list) {
       checked(resource.name, "list", resource.list.schema, resource.list.items);
       const items = resource.list.items;
       const chunks = Math.ceil(items.length / LIST_CHUNK_SIZE);
       for (let k = 0; k < chunks; k++) {
-        files.push({ path: paths.listChunk(resource.name, k), content: json(items.slice(k * LIST_CHUNK_SIZE, (k + 1) * LIST_CHUNK_SIZE)) });
+        files.push({ path: paths.listChunk(resource.name, k), content: chunkText(items.slice(k * LIST_CHUNK_SIZE, (k + 1) * LIST_CHUNK_SIZE)) });
       }
       entry.total = items.length;
       entry.list = { chunk_size: LIST_CHUNK_SIZE, chunks };
@@ -79,17 +83,14 @@ export function layoutFiles(
       );
       if (records.length > options.bucketThreshold) {
         const count = bucketCountFor(records.length, options.recordsPerBucket);
-        const buckets: Record<string, unknown>[] = Array.from({ length: count }, () => ({}));
-        for (const { key, record } of records) {
-          const bucket = buckets[bucketOf(key, count)];
-          if (bucket) bucket[key] = record;
-        }
+        const buckets: [string, unknown][][] = Array.from({ length: count }, () => []);
+        for (const { key, record } of records) buckets[bucketOf(key, count)]?.push([key, record]);
         buckets.forEach((bucket, b) => {
-          files.push({ path: paths.bucket(resource.name, b), content: json(bucket) });
+          files.push({ path: paths.bucket(resource.name, b), content: bucketText(bucket, recordText) });
         });
         entry.detail = { kind: "buckets", count };
       } else {
-        for (const { key, record } of records) files.push({ path: paths.detail(resource.name, key), content: json({ data: record }) });
+        for (const { key, record } of records) files.push({ path: paths.detail(resource.name, key), content: `{"data":${recordText(record)}}` });
         entry.detail = { kind: "files" };
       }
       if (!resource.list) entry.total = records.length;
@@ -135,9 +136,17 @@ export function withFiles(emission: Emission, extra: EmittedFile[]): Emission {
 
 const digest = (text: string) => createHash("sha256").update(text).digest("hex").slice(0, 16);
 
-/** Key -> digest of everything published about the record (build/records.ts publishedRecords). */
-function recordDigests(resource: ResourceRecords): Record<string, string> {
+/**
+ * Key -> digest of everything published about the record (build/records.ts publishedRecords): a detail record's
+ * text as the emit stage wrote it, with its requirements; a list item's for a resource without detail records.
+ */
+function recordDigests(resource: ResourceRecords, recordText: (record: unknown) => string): Record<string, string> {
   const digests: Record<string, string> = {};
+  if (resource.detail) {
+    const children = new Map((resource.children?.byKey ?? []).map(({ key, items }) => [key, JSON.stringify(items)]));
+    for (const { key, record } of resource.detail.records) digests[key] = digest(recordText(record) + (children.get(key) ?? ""));
+    return digests;
+  }
   for (const { key, fields } of publishedRecords(resource)) digests[key] = digest(JSON.stringify(fields));
   return digests;
 }

@@ -1,4 +1,4 @@
-// Stage 1, load: read every file of every table with csv-parse. Cells stay strings; typing is the
+// Stage 1, load: read every file of every table (build/csv.ts, or csv-parse for anything else). Cells stay strings; typing is the
 // validate stage's job. A file that is not well-formed CSV becomes a problem, and the other files still load.
 // Before any parsing, the bytes themselves: a file must be a regular file inside its folder (a symbolic link
 // out of sources/ is refused unread), and valid UTF-8 (the first bad byte is named by line and column, never
@@ -7,6 +7,7 @@ import { lstat, readFile, realpath } from "node:fs/promises";
 import path from "node:path";
 import fg from "fast-glob";
 import { parse } from "csv-parse/sync";
+import { parsePlainCsv } from "./csv.ts";
 import type { TableDefinition } from "./tables/define.ts";
 import type { Place, Problem } from "./problems.ts";
 
@@ -143,7 +144,8 @@ async function loadFile(file: string, shown: string, definition: TableDefinition
   const text = decoded;
   let records: { record: string[]; info: { lines: number } }[];
   try {
-    records = parse(text, { bom: true, info: true, skip_empty_lines: true, relax_column_count: true }) as never;
+    // The plain shape every committed table has is read by build/csv.ts; anything else (and every error) by csv-parse.
+    records = parsePlainCsv(text) ?? (parse(text, { bom: true, info: true, skip_empty_lines: true, relax_column_count: true }) as never);
   } catch (error) {
     const e = error as { code?: string; lines?: number; column?: number; message: string };
     // csv-parse reports an unclosed quote where the file ends; the line to fix is the one where it opened.

@@ -10,6 +10,7 @@ import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { bucketOf } from "../lib/buckets.ts";
+import { bucketRecords, chunkItems } from "../lib/sliced.ts";
 import { paths, type Manifest } from "../lib/layout.ts";
 import { DOCS_PATH, EXAMPLE_ORIGIN, OPENAPI_PATH, PUBLIC_DOCUMENTS, RENDERER_FILES } from "../lib/public-documents.ts";
 import { openApiDocument } from "../schema/openapi.ts";
@@ -25,7 +26,8 @@ function examplesFrom(files: EmittedFile[], manifest: Manifest, today: string): 
   };
   const listItems = (resource: string, count: number) => {
     const entry = manifest.resources[resource];
-    const items = entry?.list && entry.list.chunks > 0 ? (read<Record<string, unknown>[]>(paths.listChunk(resource, 0)) ?? []) : [];
+    const chunk = entry?.list && entry.list.chunks > 0 ? byPath.get(paths.listChunk(resource, 0)) : undefined;
+    const items = chunk === undefined ? [] : chunkItems<Record<string, unknown>>(chunk);
     return { items: items.slice(0, count), total: entry?.total ?? 0 };
   };
   return {
@@ -34,7 +36,8 @@ function examplesFrom(files: EmittedFile[], manifest: Manifest, today: string): 
     detail(resource, key) {
       const storage = manifest.resources[resource]?.detail;
       if (storage?.kind !== "buckets") return read(paths.detail(resource, key));
-      const record = read<Record<string, unknown>>(paths.bucket(resource, bucketOf(key, storage.count)))?.[key];
+      const bucket = byPath.get(paths.bucket(resource, bucketOf(key, storage.count)));
+      const record = bucket === undefined ? undefined : bucketRecords(bucket)[key];
       return record === undefined ? null : { data: record };
     },
     requirements() {

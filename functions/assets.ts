@@ -17,7 +17,17 @@ type Cache = {
   /** Parsed documents of the build the manifest names, by path. Emptied when the data version changes. */
   documents: Map<string, unknown>;
   dataVersion: string | null;
+  /** Texts of list chunks and detail buckets, least recently used first, within TEXT_BUDGET characters. */
+  texts: Map<string, string>;
+  textChars: number;
 };
+
+/**
+ * How much chunk and bucket text an isolate keeps (UTF-16 code units, so about twice that in bytes at most):
+ * every bucket and chunk of the national schools and postal codes is about 12 M characters; a Worker has 128 MB.
+ * Past the budget the least recently used texts are dropped.
+ */
+const TEXT_BUDGET = 8 * 1024 * 1024;
 
 // One cache per ASSETS binding (one per deployment in production; tests may bring their own binding).
 const caches = new WeakMap<object, Cache>();
@@ -25,7 +35,7 @@ const caches = new WeakMap<object, Cache>();
 function cacheOf(env: Env): Cache {
   let cache = caches.get(env.ASSETS);
   if (!cache) {
-    cache = { manifest: null, documents: new Map(), dataVersion: null };
+    cache = { manifest: null, documents: new Map(), dataVersion: null, texts: new Map(), textChars: 0 };
     caches.set(env.ASSETS, cache);
   }
   return cache;
@@ -59,6 +69,8 @@ export async function manifestOf(env: Env, now = Date.now()): Promise<Manifest> 
   cache.manifest = { value: manifest, readAt: now };
   if (cache.dataVersion !== manifest.data_version) {
     cache.documents.clear();
+    cache.texts.clear();
+    cache.textChars = 0;
     cache.dataVersion = manifest.data_version;
   }
   return manifest;
@@ -74,4 +86,32 @@ export async function cachedJsonAsset<T>(env: Env, manifest: Manifest, path: str
   const value = await readJsonAsset<T>(env, path);
   if (cache.dataVersion === manifest.data_version) cache.documents.set(path, value);
   return value;
+}
+
+/**
+ * A text file of the current build (a list chunk, a detail bucket), kept per isolate and data version in a
+ * least-recently-used cache bounded by TEXT_BUDGET: a hot bucket is served with no asset read and no parse
+ * (lib/sliced.ts cuts the record out of the text). A plain string, so any request may use it.
+ */
+export async function cachedTextAsset(env: Env, manifest: Manifest, path: string): Promise<string | null> {
+  const cache = cacheOf(env);
+  const current = cache.dataVersion === manifest.data_version;
+  const kept = current ? cache.texts.get(path) : undefined;
+  if (kept !== undefined) {
+    cache.texts.delete(path);
+    cache.texts.set(path, kept);
+    return kept;
+  }
+  const text = await readAsset(env, path);
+  if (text === null || !current || cache.dataVersion !== manifest.data_version || text.length > TEXT_BUDGET) return text;
+  if (!cache.texts.has(path)) {
+    cache.texts.set(path, text);
+    cache.textChars += text.length;
+  }
+  for (const [oldest, value] of cache.texts) {
+    if (cache.textChars <= TEXT_BUDGET) break;
+    cache.texts.delete(oldest);
+    cache.textChars -= value.length;
+  }
+  return text;
 }

@@ -1,12 +1,13 @@
 // Serving: the precomputed files in dist/ (the ASSETS binding) turned into response bodies, one function
 // per kind of GET target (functions/index.ts dispatches). The build did the work; here a list page is at
-// most two chunk files sliced, a detail is one file (or one record picked out of its bucket), and the
-// envelope's meta comes from the manifest. Everything resource-specific comes from the registry entry the
+// most two chunk files sliced (their text, by offset tables: lib/sliced.ts), a detail is one file (or one
+// record's text cut out of its bucket), and the envelope's meta comes from the manifest. Everything resource-specific comes from the registry entry the
 // target carries (schema/resources.ts).
 import { bucketOf } from "../lib/buckets.ts";
 import { paths, type Manifest, type ResourceManifest } from "../lib/layout.ts";
 import { chunksForPage, type PageRequest } from "../lib/pagination.ts";
-import { readAsset, readJsonAsset } from "./assets.ts";
+import { bucketRecordText, chunkItems, chunkItemsText } from "../lib/sliced.ts";
+import { cachedTextAsset, readAsset, readJsonAsset } from "./assets.ts";
 import type { Env } from "./env.ts";
 import { ApiError } from "./errors.ts";
 import { findPage } from "./find.ts";
@@ -30,8 +31,34 @@ async function listPage<N extends ResourceName>(env: Env, manifest: Manifest, re
   const resource = resourceOf(manifest, resourceName);
   const { chunks, offset, count } = chunksForPage(request, resource.total, resource.list?.chunk_size ?? 1);
   const records: StoredItemOf<N>[] = [];
-  for (const chunk of chunks) records.push(...((await readJsonAsset<StoredItemOf<N>[]>(env, paths.listChunk(resourceName, chunk))) ?? []));
+  for (const chunk of chunks) {
+    const text = await readAsset(env, paths.listChunk(resourceName, chunk));
+    if (text !== null) records.push(...chunkItems<StoredItemOf<N>>(text));
+  }
   return records.slice(offset, offset + count);
+}
+
+/**
+ * The JSON text of a page's items, joined by commas, cut out of the chunks' text by their offset tables
+ * (lib/sliced.ts) with no parse: what JSON.stringify of the parsed items gives, byte for byte.
+ */
+async function listPageText(env: Env, manifest: Manifest, resourceName: ResourceName, request: PageRequest): Promise<string> {
+  const resource = resourceOf(manifest, resourceName);
+  const chunkSize = resource.list?.chunk_size ?? 1;
+  const { chunks, offset, count } = chunksForPage(request, resource.total, chunkSize);
+  const texts = await Promise.all(chunks.map((chunk) => cachedTextAsset(env, manifest, paths.listChunk(resourceName, chunk))));
+  const parts: string[] = [];
+  let from = offset;
+  let left = count;
+  for (const text of texts) {
+    if (text === null) throw new Error(`dist/ has no list chunk of ${resourceName} for page ${request.page}`);
+    const to = Math.min(chunkSize, from + left);
+    const part = chunkItemsText(text, from, to);
+    if (part !== "") parts.push(part);
+    left -= to - from;
+    from = 0;
+  }
+  return parts.join(",");
 }
 
 /**
@@ -42,9 +69,12 @@ export async function serveList(resource: Resource, url: URL, env: Env, manifest
   const query = parseListQuery(resource, url.searchParams);
   const finish = finisher(resource, url, env);
   if (query.criteria.length > 0) return findPage(env, manifest, resource.name, query, finish);
-  const data = (await listPage(env, manifest, resource.name, query.page)).map(finish);
   const { page, per_page } = query.page;
-  return JSON.stringify({ data, meta: { total: resourceOf(manifest, resource.name).total, page, per_page } });
+  const meta = JSON.stringify({ total: resourceOf(manifest, resource.name).total, page, per_page });
+  // Stored items served as they are (every list but the prospectuses) are sliced, not parsed.
+  if (!resource.definition.served) return `{"data":[${await listPageText(env, manifest, resource.name, query.page)}],"meta":${meta}}`;
+  const data = (await listPage(env, manifest, resource.name, query.page)).map(finish);
+  return `{"data":${JSON.stringify(data)},"meta":${meta}}`;
 }
 
 /** An unpaginated list, whole; it takes no parameters, so anything sent is a 400. */
@@ -60,10 +90,11 @@ export async function serveDetail(resource: Resource, key: string, env: Env, man
   const stored = resourceOf(manifest, resource.name);
   const notFound = () => new ApiError("not_found", `No ${resource.name} record with the key '${key}'`);
   if (stored.detail?.kind === "buckets") {
-    const bucket = await readJsonAsset<Record<string, unknown>>(env, paths.bucket(resource.name, bucketOf(key, stored.detail.count)));
-    const record = bucket?.[key];
+    // The record's text is cut out of the bucket by its offset table (lib/sliced.ts), not parsed.
+    const bucket = await cachedTextAsset(env, manifest, paths.bucket(resource.name, bucketOf(key, stored.detail.count)));
+    const record = bucket === null ? undefined : bucketRecordText(bucket, key);
     if (record === undefined) throw notFound();
-    return JSON.stringify({ data: record });
+    return `{"data":${record}}`;
   }
   const body = await readAsset(env, paths.detail(resource.name, key));
   if (body === null) throw notFound();

@@ -16,6 +16,10 @@ const URI_CHARACTERS = /^[\x21-\x7e]+$/;
 
 /** An absolute http:// or https:// URL (bursary tables: some providers' sites have no https page). */
 function isWebUrl(value: string): boolean {
+  return remembered(`web ${value}`, () => isWebUrlUncached(value));
+}
+
+function isWebUrlUncached(value: string): boolean {
   if (!URI_CHARACTERS.test(value)) return false;
   try {
     const url = new URL(value);
@@ -25,7 +29,23 @@ function isWebUrl(value: string): boolean {
   }
 }
 
+/** URL checks by value: a national table names the same few source URLs on every row, and parsing a URL is
+ * the dearest cell check. Bounded, so a table of distinct URLs cannot grow it without end. */
+const urlVerdicts = new Map<string, boolean>();
+function remembered(key: string, check: () => boolean): boolean {
+  const known = urlVerdicts.get(key);
+  if (known !== undefined) return known;
+  const verdict = check();
+  if (urlVerdicts.size >= 10_000) urlVerdicts.clear();
+  urlVerdicts.set(key, verdict);
+  return verdict;
+}
+
 function isHttpsUrl(value: string): boolean {
+  return remembered(`https ${value}`, () => isHttpsUrlUncached(value));
+}
+
+function isHttpsUrlUncached(value: string): boolean {
   if (!URI_CHARACTERS.test(value)) return false;
   try {
     const url = new URL(value);
@@ -35,9 +55,20 @@ function isHttpsUrl(value: string): boolean {
   }
 }
 
+/**
+ * The converter behind each schema cellOf made (undefined: the value is not accepted). The validate stage runs
+ * a row's cells through these directly when every cell of its table has one (build/validate.ts), and through
+ * zod only for a row that fails, for its messages: zod's per-cell work was 9% of a build (issue 31).
+ */
+const CONVERTERS = new WeakMap<z.ZodType, (raw: string) => unknown>();
+
+export function cellConverter(schema: z.core.SomeType): ((raw: string) => unknown) | undefined {
+  return CONVERTERS.get(schema as z.ZodType);
+}
+
 /** A cell schema from a converter that returns undefined for a value it does not accept. */
 function cellOf<T>(expected: string, convert: (value: string) => T | undefined) {
-  return z.string().transform((raw, ctx): T => {
+  const schema = z.string().transform((raw, ctx): T => {
     const converted = convert(raw.trim());
     if (converted === undefined) {
       ctx.addIssue({ code: "custom", message: expected });
@@ -45,6 +76,8 @@ function cellOf<T>(expected: string, convert: (value: string) => T | undefined) 
     }
     return converted;
   });
+  CONVERTERS.set(schema, (raw) => convert(raw.trim()));
+  return schema;
 }
 
 /** The same cell, but empty is allowed and becomes null. */
@@ -104,8 +137,8 @@ export const apsStatement = () =>
   );
 
 /** A witness's subject requirements in the compact form of domain/requirements.ts (empty: says nothing). */
-export const requirementStatement = () =>
-  z.string().transform((raw, ctx): RequirementClause[] | null => {
+export const requirementStatement = () => {
+  const schema = z.string().transform((raw, ctx): RequirementClause[] | null => {
     const parsed = parseRequirements(raw);
     if (parsed === null) return null;
     if (parsed.ok) return parsed.clauses;
@@ -115,6 +148,12 @@ export const requirementStatement = () =>
     });
     return z.NEVER;
   });
+  CONVERTERS.set(schema, (raw) => {
+    const parsed = parseRequirements(raw);
+    return parsed === null ? null : parsed.ok ? parsed.clauses : undefined;
+  });
+  return schema;
+};
 
 /**
  * A list of closed values in one cell, separated by ";", each at most once. `optional`: an empty cell is the

@@ -43,6 +43,9 @@ function committedBuild() {
 }
 
 const readJson = async (file: string) => JSON.parse(await readFile(file, "utf8"));
+/** A list chunk's items and a bucket's records (the files carry offset tables: lib/sliced.ts). */
+const readChunk = async (file: string) => (await readJson(file)).items;
+const readBucket = async (file: string) => (await readJson(file)).records;
 
 describe("build of the committed sources", () => {
   it("succeeds and emits files that match the response schemas and SPEC.md's fields", async () => {
@@ -66,14 +69,14 @@ describe("build of the committed sources", () => {
       const entry = manifest.resources[resource];
       let count = 0;
       for (let k = 0; k < (entry?.list?.chunks ?? 0); k++) {
-        for (const item of await readJson(path.join(opts.outDir, paths.listChunk(resource, k)))) {
+        for (const item of await readChunk(path.join(opts.outDir, paths.listChunk(resource, k)))) {
           schema.parse(item);
           count++;
         }
       }
       expect(count, resource).toBe(entry?.total);
     }
-    const universities = await readJson(path.join(opts.outDir, paths.listChunk("universities", 0)));
+    const universities = await readChunk(path.join(opts.outDir, paths.listChunk("universities", 0)));
     for (const u of universities) {
       const detail = await readJson(path.join(opts.outDir, paths.detail("universities", u.slug)));
       api.University.parse(detail.data);
@@ -347,7 +350,7 @@ describe("large collections", () => {
     const buckets = new Map<number, Record<string, { emis_number: string }>>();
     for (const school of result.model.highSchools) {
       const b = bucketOf(school.id, 40);
-      if (!buckets.has(b)) buckets.set(b, await readJson(path.join(opts.outDir, paths.bucket("high-schools", b))));
+      if (!buckets.has(b)) buckets.set(b, await readBucket(path.join(opts.outDir, paths.bucket("high-schools", b))));
       expect(buckets.get(b)?.[school.id]?.emis_number).toBe(school.emis_number);
     }
     expect(result.manifest.resources["high-schools"]?.list).toEqual({ chunk_size: 100, chunks: 25 });
@@ -417,7 +420,7 @@ describe("NSC results joined onto high schools", () => {
     const built = await runBuild(opts);
     expect(built.ok, built.ok ? "" : JSON.stringify(built.problems)).toBe(true);
     if (!built.ok) return;
-    const list = (await readJson(path.join(opts.outDir, paths.listChunk("high-schools", 0)))) as api.HighSchoolListItem[];
+    const list = (await readChunk(path.join(opts.outDir, paths.listChunk("high-schools", 0)))) as api.HighSchoolListItem[];
     expect(list.map((s) => [s.emis_number, s.nsc_pass_rate, s.nsc_year])).toEqual([
       ["100000001", 80, 2025],
       ["100000002", null, null],

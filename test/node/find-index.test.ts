@@ -15,6 +15,7 @@ import { findRows, type Criterion } from "../../lib/find.ts";
 import { parseListQuery } from "../../functions/query.ts";
 import { columnValue, encodeColumn, encodeLists, itemAt, type FindIndexPart } from "../../lib/find-index.ts";
 import { paths, type Manifest } from "../../lib/layout.ts";
+import { chunkItems } from "../../lib/sliced.ts";
 import { searchKey, searchWords } from "../../lib/text.ts";
 import { columnsRead, LIST_QUERY_PARAMETERS, listParameters, type ListResource, type QueryParameter } from "../../schema/query.ts";
 import { resourceNamed, type ResourceName } from "../../schema/resources.ts";
@@ -62,7 +63,8 @@ describe("the built find indexes (.test-dist)", () => {
     const manifest = (await readJson("/manifest.json")) as Manifest;
     for (const [resource, entry] of Object.entries(manifest.find ?? {})) {
       const chunks: unknown[] = [];
-      for (let k = 0; k < (manifest.resources[resource]?.list?.chunks ?? 0); k++) chunks.push(...(await readJson(paths.listChunk(resource, k))));
+      for (let k = 0; k < (manifest.resources[resource]?.list?.chunks ?? 0); k++)
+        chunks.push(...chunkItems(await readFile(path.join(TEST_DIST, paths.listChunk(resource, k)), "utf8")));
       const fromIndex: unknown[] = [];
       for (const { path: p } of entry.parts) {
         const part = (await readJson(p)) as FindIndexPart;

@@ -83,7 +83,8 @@ async function asset<T>(path: string): Promise<T> {
 let manifest: Manifest;
 async function detailOf(resource: string, key: string): Promise<Json> {
   const storage = manifest.resources[resource]?.detail;
-  if (storage?.kind === "buckets") return (await asset<Record<string, unknown>>(paths.bucket(resource, bucketOf(key, storage.count))))[key];
+  if (storage?.kind === "buckets")
+    return (await asset<{ records: Record<string, unknown> }>(paths.bucket(resource, bucketOf(key, storage.count)))).records[key];
   return (await asset<{ data: unknown }>(paths.detail(resource, key))).data;
 }
 
@@ -98,7 +99,8 @@ const lists = {
 beforeAll(async () => {
   manifest = await asset<Manifest>("/manifest.json");
   for (const list of ["universities", "qualifications", "high-schools", "bursaries", "postal-codes"] as const) {
-    for (let k = 0; k < (manifest.resources[list]?.list?.chunks ?? 0); k++) lists[list].push(...(await asset<Json[]>(paths.listChunk(list, k))));
+    for (let k = 0; k < (manifest.resources[list]?.list?.chunks ?? 0); k++)
+      lists[list].push(...(await asset<{ items: Json[] }>(paths.listChunk(list, k))).items);
   }
   lists.prospectuses = await all("prospectuses"); // its items carry the deployment's document URLs
 }, 120_000);
@@ -106,7 +108,7 @@ beforeAll(async () => {
 describe("existing calls answer exactly as before", () => {
   it("every list page without filters is the slice of the list chunks, byte for byte", async () => {
     for (const list of ["universities", "qualifications", "high-schools", "bursaries", "postal-codes"]) {
-      const chunk0 = JSON.parse(await (await realEnv.ASSETS.fetch(`https://assets.internal/v1/data/${list}/_list/0.json`)).text());
+      const chunk0 = JSON.parse(await (await realEnv.ASSETS.fetch(`https://assets.internal/v1/data/${list}/_list/0.json`)).text()).items;
       const total = manifest.resources[list]?.total;
       for (const query of ["", "?page=1&per_page=20", "?per_page=7&page=2"]) {
         const [page, perPage] = query.includes("per_page=7") ? [2, 7] : [1, 20];
