@@ -105,7 +105,8 @@ describe("GET /v1/bulk/<file>", () => {
       expect(rows[0]).toEqual(columnsOf(file?.record ?? RESOURCES[name].list.item).map((c) => c.name));
       expect(rows.length - 1, `${name}.csv`).toBe(list.meta.total);
     }
-  });
+    // A few hundred calls and 50 MB of files: minutes, not vitest's default 5 s, when other suites share the machine.
+  }, 300_000);
 
   it("unnests qualification requirements and NSC results, each under its own scope", async () => {
     const requirements = await call("/v1/bulk/qualification-requirements.ndjson");
