@@ -8,6 +8,8 @@ export default defineConfig({
   test: {
     include: ["test/node/**/*.test.ts", "client/test/**/*.test.ts"],
     globalSetup: ["test/support/global-setup.ts"],
+    // Property tests draw the same cases every run (a fixed seed), npm run fuzz more and others: test/support/properties.ts.
+    setupFiles: ["test/support/properties.ts"],
     // Files run side by side, at least two at a time even on a two-core machine (where vitest's default is one):
     // many spend much of their time waiting on a browser, a local server, a child process or a timer. They share
     // nothing they write: each works in temporary folders, servers take free ports, .test-dist/ is built before.

@@ -4,6 +4,7 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import fc from "fast-check";
+import { runs } from "../support/properties.ts";
 import { z } from "zod";
 import { beforeAll, describe, expect, it } from "vitest";
 import { layoutFiles } from "../../build/emit.ts";
@@ -137,7 +138,7 @@ describe("the word index", () => {
           const criteria: Criterion[] = [{ name: "q", match: { kind: "search", columns }, value: words }];
           expect(findRows([part], criteria, 10)).toEqual(findRows([scanned], criteria, 10));
         }),
-        { numRuns: 300 },
+        { numRuns: runs(300) },
       );
     }
   });
