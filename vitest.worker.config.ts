@@ -3,7 +3,7 @@ import { availableParallelism } from "node:os";
 import { defineConfig } from "vitest/config";
 import { exportJWK, generateKeyPair } from "jose";
 import { prepareTestDataset } from "./support/test-dataset.ts";
-import { PROPERTY_SCALE, PROPERTY_SEED } from "./test/support/properties.ts";
+import { PROPERTY_SCALE, PROPERTY_SEED } from "./support/property-settings.ts";
 
 // Tests that run inside workerd, through the real Worker (functions/) and a real build (.test-dist/).
 // Keys are made fresh for every run: two trusted ones (to show rotation) and one the Worker does not know.

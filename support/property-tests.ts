@@ -9,6 +9,6 @@ import { ROOT } from "../lib/root.ts";
 export function propertyTestFiles(folder: string, suffix: string, root: string = ROOT): string[] {
   return readdirSync(path.join(root, folder))
     .filter((name) => name.endsWith(suffix) && readFileSync(path.join(root, folder, name), "utf8").includes("fc.assert("))
-    .map((name) => `${folder}/${name}`)
+    .map((name) => path.join(folder, name))
     .sort();
 }

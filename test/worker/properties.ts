@@ -1,6 +1,6 @@
-// The workerd tests' property runs, as test/support/properties.ts sets the plain-Node ones: npm test draws the same
-// cases every run (PROPERTY_SEED), npm run fuzz more (PROPERTY_SCALE) and others (a fresh seed). The values come in
-// as bindings (vitest.worker.config.ts): workerd has no process.env. vitest's setup file for the workerd suite.
+// The workerd tests' property runs and seed, chosen as support/property-settings.ts says (the plain-Node ones:
+// test/support/properties.ts). They come in as bindings (vitest.worker.config.ts): workerd has no process.env.
+// vitest's setup file for the workerd suite.
 import { env } from "cloudflare:workers";
 import fc from "fast-check";
 
