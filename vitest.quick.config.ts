@@ -24,6 +24,8 @@ export default defineConfig({
       "test/node/vitest-output.test.ts",
     ],
     setupFiles: ["test/support/properties.ts"],
+    // A worker keeps its modules from one file to the next, as in the plain-Node suite (vitest.node.config.ts).
+    isolate: false,
     // Two files at a time even on a two-core machine, as in the plain-Node suite.
     maxWorkers: Math.max(2, availableParallelism() - 1),
     // A guard against a hung test, not a verdict on its speed (vitest's default of 5 s is one CPU contention trips).
