@@ -38,7 +38,7 @@ describe.skipIf(!chromiumPath)("/docs in headless Chromium", () => {
     await page
       .locator(".opblock")
       .nth(summaries.length - 1)
-      .waitFor({ timeout: 30_000 });
+      .waitFor({ timeout: 60_000 });
     const shown = (await page.locator(".opblock-summary-description").allTextContents()).map((t) => t.trim());
     expect(shown.sort()).toEqual([...summaries].sort());
     for (const summary of summaries) await expect(page.getByText(summary, { exact: true }).first().isVisible(), summary).resolves.toBe(true);
@@ -94,7 +94,7 @@ describe.skipIf(!chromiumPath)("/docs in headless Chromium", () => {
       });
     expect(answer?.status(), `the answer to Try it out: ${answer ? "" : await evidence()}`).toBe(200);
     const live = operation.locator(".live-responses-table");
-    await live.waitFor({ timeout: 30_000 });
+    await live.waitFor({ timeout: 60_000 });
     await expect(visibleText(live.locator("tr.response .response-col_status").first())).resolves.toContain("200");
     await expect(visibleText(live)).resolves.toContain("Gauteng");
     await operation.screenshot({ path: path.join(SCREENSHOTS, "docs-try-it-out.png") });
