@@ -21,3 +21,13 @@ export function poolFailedToStart(output: string): boolean {
     !lines.some((line) => /^\s*Leaks\s/.test(line))
   );
 }
+
+/** The test files the pool could not start, as the run names them (absolute paths), in order, each once. */
+export function filesNotStarted(output: string): string[] {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: vitest colours its errors with ANSI escapes
+  const plain = output.replace(/\x1b\[[0-9;]*m/g, "");
+  const files = [...plain.matchAll(/Failed to start cloudflare-pool worker for test files (.+?)\.?$/gm)].flatMap((match) =>
+    (match[1] ?? "").split(/,\s*/).filter((file) => file.length > 0),
+  );
+  return [...new Set(files)];
+}

@@ -2,6 +2,7 @@
 // the marks never matters, and the caller's marks are left as they were.
 import { beforeAll, describe, expect, it } from "vitest";
 import fc from "fast-check";
+import { runs } from "../support/properties.ts";
 import { apsScoreOf, computeAps } from "../../domain/aps/engine.ts";
 import type { ApsScheme, Mark } from "../../domain/aps/scheme.ts";
 import { loadApsSources } from "../fixtures/aps.ts";
@@ -69,7 +70,7 @@ describe("APS engine properties (all 26 schemes)", () => {
         expect(b.exact_score, scheme.id).toBeGreaterThanOrEqual(a.exact_score);
         expect(b.score, scheme.id).toBeGreaterThanOrEqual(a.score);
       }),
-      { numRuns: 3000 },
+      { numRuns: runs(1000) },
     );
   });
 
@@ -80,7 +81,7 @@ describe("APS engine properties (all 26 schemes)", () => {
         const scheme = present(schemes[s], `scheme ${s}`);
         expect(computeAps(scheme, marks).exact_score).toBeGreaterThanOrEqual(computeAps(scheme, marks.slice(1)).exact_score);
       }),
-      { numRuns: 1000 },
+      { numRuns: runs(500) },
     );
   });
 
@@ -94,7 +95,7 @@ describe("APS engine properties (all 26 schemes)", () => {
           expect(computeAps(scheme, shuffled)).toEqual(computeAps(scheme, marks));
         },
       ),
-      { numRuns: 2000 },
+      { numRuns: runs(1000) },
     );
   });
 
@@ -106,7 +107,7 @@ describe("APS engine properties (all 26 schemes)", () => {
         const full = computeAps(scheme, marks, forced);
         expect(apsScoreOf(scheme, marks, forced), scheme.id).toEqual({ score: full.score, exact_score: full.exact_score });
       }),
-      { numRuns: 2000 },
+      { numRuns: runs(1000) },
     );
   });
 
@@ -119,7 +120,7 @@ describe("APS engine properties (all 26 schemes)", () => {
         computeAps(present(schemes[s], `scheme ${s}`), frozen);
         expect(marks).toEqual(copy);
       }),
-      { numRuns: 500 },
+      { numRuns: runs(250) },
     );
   });
 
@@ -150,7 +151,7 @@ describe("APS engine properties (all 26 schemes)", () => {
         expect(Number.isInteger(result.score)).toBe(true);
         expect(result.score).toBe(Math.floor(result.exact_score));
       }),
-      { numRuns: 2000 },
+      { numRuns: runs(1000) },
     );
   });
 });

@@ -5,6 +5,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
+import { runs } from "../support/properties.ts";
 import { apsScoreOf, computeAps } from "../../domain/aps/engine.ts";
 import { type NearMiss, nearMissOf, nearMissWith, orderNearMisses } from "../../domain/aps/near-miss.ts";
 import { NSC_PASSES, type NscContext, nscPassOf, nscShortfall, PASS_FOR_TYPE } from "../../domain/nsc-pass.ts";
@@ -242,7 +243,7 @@ describe("qualifiesFor on a hand-made document", () => {
   it("keeps its invariants for any marks and score", () => {
     fc.assert(
       fc.property(marksFor(SUBJECTS), fc.integer({ min: 0, max: 42 }), (marks, score) => checkInvariants(FIXTURE, marks, score)),
-      { numRuns: 1000 },
+      { numRuns: runs(500) },
     );
   });
 });
@@ -259,12 +260,14 @@ const builtDocuments: ApsUniversityDocument[] = existsSync(DIST_APS)
 
 /**
  * Runs of the property per university. Each run checks every qualification of the document, so the runs are
- * bounded by a budget of about 4,000 qualification checks per university, with at least 50 runs (every
- * qualification against 50 different sets of marks) and at most 300 (the figure from when a university had about
- * ten qualifications; with 1,678 qualifications, 300 runs each took half a minute).
+ * bounded by a budget of about 2,000 qualification checks per university, with at least 25 runs (every
+ * qualification against 25 different sets of marks) and at most 150: proportional to the work, so a university
+ * with 300 programmes costs what one with 15 does (with 1,678 qualifications, a flat 300 runs each took half a
+ * minute). `npm run fuzz` multiplies them (test/support/properties.ts).
  */
-const QUALIFICATION_CHECKS = 4_000;
-const runsFor = (document: ApsUniversityDocument) => Math.min(300, Math.max(50, Math.ceil(QUALIFICATION_CHECKS / document.qualifications.length)));
+const QUALIFICATION_CHECKS = 2_000;
+const runsFor = (document: ApsUniversityDocument) =>
+  runs(Math.min(150, Math.max(25, Math.ceil(QUALIFICATION_CHECKS / document.qualifications.length))));
 
 describe("qualifiesFor on the built documents (.test-dist/_internal/aps)", () => {
   it("has a document for each of the 26 universities", () => {

@@ -4,6 +4,7 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import fc from "fast-check";
+import { runs } from "../support/properties.ts";
 import { beforeAll, describe, expect, it } from "vitest";
 import { apsResultOf } from "../../domain/aps/request.ts";
 import { judgeAlone } from "../../domain/aps/judging.ts";
@@ -141,7 +142,7 @@ describe("targets on hand-made documents", () => {
         const raised = marks.map((m) => ({ ...m, percentage: answer.changes.find((x) => x.subject_slug === m.subject_slug)?.to ?? m.percentage }));
         expect(apsResultOf(document, raised).qualifies_for).toContain("q");
       }),
-      { numRuns: 40 },
+      { numRuns: runs(40) },
     );
   });
 });
@@ -206,7 +207,7 @@ describe("targets on the built documents (.test-dist/_internal/aps)", () => {
           expect(apsResultOf(document, raised).qualifies_for, `${document.university.slug} ${q.name}`).toContain(q.id);
         }
       }),
-      { numRuns: 15 },
+      { numRuns: runs(15) },
     );
   });
 });

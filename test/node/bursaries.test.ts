@@ -7,8 +7,8 @@ import { afterAll, describe, expect, it } from "vitest";
 import { assembleModel, defaultBuildOptions } from "../../build/index.ts";
 import { formatProblem } from "../../build/problems.ts";
 import { FIELDS_OF_STUDY } from "../../lib/vocabulary.ts";
-import { ROOT } from "../../support/test-dataset.ts";
-import { copyOfSources, removeAll } from "../../lib/files.ts";
+import { ROOT, smallSources } from "../../support/test-dataset.ts";
+import { removeAll } from "../../lib/files.ts";
 
 const cleanup: string[] = [];
 afterAll(() => removeAll(...cleanup));
@@ -47,9 +47,10 @@ function bursary(slug: string, cells: BursaryCells = {}): string {
 const cycleRow = (slug: string, intake: number, open: string, close: string, kind = "own-page", corroborated = "", datesFrom = "call") =>
   [slug, intake, open, close, kind, datesFrom, corroborated, `${SOURCE}/${slug}/${intake}`, "2026-11-20"].join(",");
 
-/** A copy of sources/ with the bursary tables replaced (fields-of-study.csv kept unless given). */
+/** A copy of sources/ with the bursary tables replaced (fields-of-study.csv kept unless given), and one university's
+ * programmes (support/test-dataset.ts smallSources: bursaries do not refer to them). */
 async function sourcesWith(tables: { bursaries: string[]; cycles: string[]; fields?: (lines: string[]) => string[] }): Promise<string> {
-  const dir = await copyOfSources();
+  const dir = await smallSources();
   cleanup.push(dir);
   await writeFile(path.join(dir, "bursaries.csv"), `${[BURSARY_HEADER, ...tables.bursaries].join("\n")}\n`);
   await writeFile(path.join(dir, "bursary-cycles.csv"), `${[CYCLE_HEADER, ...tables.cycles].join("\n")}\n`);

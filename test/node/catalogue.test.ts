@@ -9,8 +9,8 @@ import { assembleModel, defaultBuildOptions, runBuild } from "../../build/index.
 import { formatConflictsReport } from "../../build/conflicts-report.ts";
 import { decide, type WitnessKind } from "../../domain/evidence.ts";
 import { canonicalRequirements, parseRequirements } from "../../domain/requirements.ts";
-import { ROOT } from "../../support/test-dataset.ts";
-import { copyOfSources, removeAll, tempDir } from "../../lib/files.ts";
+import { ROOT, smallSources } from "../../support/test-dataset.ts";
+import { removeAll, tempDir } from "../../lib/files.ts";
 
 const cleanup: string[] = [];
 afterAll(() => removeAll(...cleanup));
@@ -25,8 +25,10 @@ function toCsv(rows: Row[]): string {
 
 const UNIVERSITY = "university-of-venda";
 
+/** A copy of sources/ with UNIVERSITY's programmes alone (support/test-dataset.ts smallSources: the rules these tests
+ * break are each qualification's own), edited. */
 async function sourcesWith(edit: (qualifications: Row[], evidence: Row[]) => void): Promise<string> {
-  const sources = await copyOfSources();
+  const sources = await smallSources({ university: UNIVERSITY });
   cleanup.push(sources);
   const qFile = path.join(sources, "qualifications", `${UNIVERSITY}.csv`);
   const eFile = path.join(sources, "evidence", `${UNIVERSITY}.csv`);

@@ -68,7 +68,7 @@ describe.skipIf(!chromiumPath)("the embed example in headless Chromium", () => {
   it("finds a school by name as the reader types, filters by province, and picks one", async () => {
     const picker = page.locator("#sa-edu-school-picker");
     await picker.locator("input[name=q]").pressSequentially("pretoria boys", { delay: 30 });
-    await expect(visibleText(picker.locator(".sa-edu-schools li").first(), { timeout: 10_000 })).resolves.toContain("PRETORIA BOYS' HIGH SCHOOL");
+    await expect(visibleText(picker.locator(".sa-edu-schools li").first(), { timeout: 60_000 })).resolves.toContain("PRETORIA BOYS' HIGH SCHOOL");
 
     const expected = await ask<{ data: { name: string; emis_number: string }[]; meta: { total: number } }>(
       "/v1/data/high-schools?q=hoerskool&province=GP&per_page=10",
@@ -76,7 +76,7 @@ describe.skipIf(!chromiumPath)("the embed example in headless Chromium", () => {
     await picker.locator("input[name=q]").fill("hoerskool");
     await picker.locator("select[name=province]").selectOption({ label: "Gauteng" });
     const status = picker.locator(".sa-edu-status");
-    await expect.poll(() => visibleText(status), { timeout: 10_000 }).toBe(`${expected.meta.total} schools match; the first 10:`);
+    await expect.poll(() => visibleText(status), { timeout: 60_000 }).toBe(`${expected.meta.total} schools match; the first 10:`);
     const shown = await picker.locator(".sa-edu-schools .sa-edu-name").allInnerTexts();
     expect(shown).toEqual(expected.data.map((s) => s.name));
     for (const facts of await picker.locator(".sa-edu-schools .sa-edu-facts").allInnerTexts()) expect(facts).toMatch(/^Gauteng · EMIS \d+/);
@@ -100,7 +100,7 @@ describe.skipIf(!chromiumPath)("the embed example in headless Chromium", () => {
     const where = expected.data.filter((u) => u.qualifies_for.length > 0);
     expect(where.length).toBeGreaterThan(0);
     await expect
-      .poll(() => visibleText(aps.locator(".sa-edu-status")), { timeout: 15_000 })
+      .poll(() => visibleText(aps.locator(".sa-edu-status")), { timeout: 60_000 })
       .toBe(`You qualify for ${expected.meta.qualifies_for_total} qualifications at ${where.length} of ${expected.meta.universities} universities.`);
     const universities = await aps.locator(".sa-edu-universities > li summary").allInnerTexts();
     expect(universities).toHaveLength(where.length);

@@ -1,5 +1,6 @@
 // Great-circle distances of the nearest-schools lookup (lib/geo.ts).
 import fc from "fast-check";
+import { runs } from "../support/properties.ts";
 import { describe, expect, it } from "vitest";
 import { boundingBox, distanceKm, roundKm } from "../../lib/geo.ts";
 
@@ -29,7 +30,7 @@ describe("distanceKm", () => {
           expect(d).toBeLessThanOrEqual(box.maxLon);
         }
       }),
-      { numRuns: 2_000 },
+      { numRuns: runs(1000) },
     );
     // Points near the centre, where the box matters.
     fc.assert(
@@ -39,7 +40,7 @@ describe("distanceKm", () => {
         const box = boundingBox(a, b, radius);
         expect(c >= box.minLat && c <= box.maxLat && d >= box.minLon && d <= box.maxLon).toBe(true);
       }),
-      { numRuns: 2_000 },
+      { numRuns: runs(1000) },
     );
   });
 });

@@ -1,4 +1,5 @@
 import fc from "fast-check";
+import { runs } from "../support/properties.ts";
 import { describe, expect, it } from "vitest";
 import { buildIdNumber, parseIdNumber, type ParsedId } from "../../domain/id-number.ts";
 
@@ -55,7 +56,7 @@ describe("parseIdNumber properties", () => {
       fc.property(fc.oneof(fc.string({ unit: "binary" }), nearIdString, thirteenDigits), referenceDate, (input, reference) => {
         expectWellFormed(parseIdNumber(input, reference), input);
       }),
-      { numRuns: 2000 },
+      { numRuns: runs(500) },
     );
   });
 
@@ -75,7 +76,7 @@ describe("parseIdNumber properties", () => {
           expectWellFormed(parseIdNumber(input, "2026-01-01"), input);
         },
       ),
-      { numRuns: 1000 },
+      { numRuns: runs(500) },
     );
   });
 
@@ -88,7 +89,7 @@ describe("parseIdNumber properties", () => {
         // 13 ASCII digits are always decoded as far as the digits allow.
         expect(result.gender).not.toBeNull();
       }),
-      { numRuns: 3000 },
+      { numRuns: runs(1000) },
     );
   });
 
@@ -108,7 +109,7 @@ describe("parseIdNumber properties", () => {
           errors: [],
         });
       }),
-      { numRuns: 3000 },
+      { numRuns: runs(1000) },
     );
   });
 
@@ -129,7 +130,7 @@ describe("parseIdNumber properties", () => {
           expect(result.errors).toContain("INVALID_CHECKSUM");
         },
       ),
-      { numRuns: 3000 },
+      { numRuns: runs(1000) },
     );
   });
 
@@ -140,7 +141,7 @@ describe("parseIdNumber properties", () => {
         const trimmedCore = core.replace(/^[ \t\n\r\v\f]+|[ \t\n\r\v\f]+$/g, "");
         expect(parseIdNumber(padded, reference)).toEqual({ ...parseIdNumber(trimmedCore, reference), id_number: padded });
       }),
-      { numRuns: 2000 },
+      { numRuns: runs(1000) },
     );
   });
 });

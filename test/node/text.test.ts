@@ -1,6 +1,7 @@
 // The one text normalisation of name search (lib/text.ts), used by the build's find indexes and the
 // Worker's queries alike.
 import fc from "fast-check";
+import { runs } from "../support/properties.ts";
 import { describe, expect, it } from "vitest";
 import { foldText, hasWordStartingWith, searchKey, searchWords } from "../../lib/text.ts";
 
@@ -69,7 +70,7 @@ describe("any Unicode at all", () => {
         expect(searchKey(text).split(" ").filter(Boolean)).toEqual(words);
         expect(searchWords(searchKey(text))).toEqual(words);
       }),
-      { numRuns: 1_000 },
+      { numRuns: runs(500) },
     );
   });
 
@@ -80,7 +81,7 @@ describe("any Unicode at all", () => {
         expect(searchKey(foldText(text))).toBe(searchKey(text));
         expect(searchKey(searchKey(text))).toBe(searchKey(text));
       }),
-      { numRuns: 1_000 },
+      { numRuns: runs(500) },
     );
   });
 });

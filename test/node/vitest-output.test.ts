@@ -1,6 +1,6 @@
 // npm test runs the workerd suite once more only when workerd's pool failed to start a file and no test failed.
 import { describe, expect, it } from "vitest";
-import { poolFailedToStart } from "../../support/vitest-output.ts";
+import { filesNotStarted, poolFailedToStart } from "../../support/vitest-output.ts";
 
 const ESC = "\x1b";
 // The end of a real run where the pool could not start one file (colours as vitest prints them).
@@ -33,5 +33,17 @@ describe("poolFailedToStart", () => {
   it("is false for any other failure, and for output without a summary", () => {
     expect(poolFailedToStart(POOL_FAULT.replace("Failed to start cloudflare-pool worker", "Unhandled rejection"))).toBe(false);
     expect(poolFailedToStart("[vitest-pool]: Failed to start cloudflare-pool worker for test files a.spec.ts")).toBe(false);
+  });
+});
+
+describe("filesNotStarted", () => {
+  it("names the files the pool could not start, each once, without the sentence's full stop", () => {
+    expect(filesNotStarted(POOL_FAULT)).toEqual(["/work/ci-a/test/worker/aps-compare.spec.ts"]);
+    const two = `${POOL_FAULT}\nError: [vitest-pool]: Failed to start cloudflare-pool worker for test files /w/test/worker/find.spec.ts.\n${POOL_FAULT}`;
+    expect(filesNotStarted(two)).toEqual(["/work/ci-a/test/worker/aps-compare.spec.ts", "/w/test/worker/find.spec.ts"]);
+  });
+
+  it("is empty for a run without the pool's fault", () => {
+    expect(filesNotStarted(POOL_FAULT.replace("Failed to start cloudflare-pool worker", "Unhandled rejection"))).toEqual([]);
   });
 });

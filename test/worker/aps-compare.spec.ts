@@ -2,6 +2,7 @@
 // calculator at every university for any marks (property-based), answers in university-name order, gates on
 // the same scope, and answers 422 naming the bad field.
 import fc from "fast-check";
+import { runs } from "./properties.ts";
 import { describe, expect, it } from "vitest";
 import { CompareResultSchema, CompareSummarySchema, SUMMARY_NEAR_MISSES } from "../../domain/aps/schemas.ts";
 import { ErrorBody } from "../../schema/api.ts";
@@ -49,7 +50,7 @@ describe("POST /v1/data/aps-calculator/compare", () => {
           });
         }
       }),
-      { numRuns: 6, endOnFailure: true },
+      { numRuns: runs(6), endOnFailure: true },
     );
     // 162 requests: seconds when the machine is busy.
   }, 60_000);

@@ -3,6 +3,7 @@
 // bachelor's pass (property-based); SU's "Mathematics 70%, or 60% with Accounting 70%" is met either way; targets'
 // changes, applied, make the learner qualify by the calculator's own answer.
 import fc from "fast-check";
+import { runs } from "./properties.ts";
 import { describe, expect, it } from "vitest";
 import { ApsResultSchema, CompareResultSchema } from "../../domain/aps/schemas.ts";
 import { TargetsResultSchema } from "../../domain/aps/targets.ts";
@@ -82,7 +83,7 @@ describe("the statutory minimum through the API", () => {
           if (u.nsc.pass === "none") expect(u.qualifies_for).toEqual([]);
         }
       }),
-      { numRuns: 8, endOnFailure: true },
+      { numRuns: runs(8), endOnFailure: true },
     );
   });
 

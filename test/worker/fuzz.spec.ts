@@ -1,7 +1,8 @@
 // Property-based fuzzing of the real Worker in workerd: hostile and random paths, query strings, headers,
 // tokens and bodies. Whatever arrives: never a 5xx, always our JSON error body with the status its code
-// documents (schema/errors.ts), an answer within a time bound, and for valid inputs the same result as the
-// pure domain function. Bounded: FUZZ_RUNS runs per property (npm test: 40; npm run fuzz -- --runs N).
+// documents (schema/errors.ts), and for valid inputs the same result as the pure domain function; under npm run
+// fuzz, also an answer within a time bound. Bounded: FUZZ_RUNS runs per property (npm test: 40; npm run fuzz --
+// --runs N).
 import { env } from "cloudflare:workers";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
@@ -15,7 +16,13 @@ import { BASE, base64url, callDirect as call, json, token } from "./support.ts";
 import { LIST_QUERY_PARAMETERS } from "../../schema/query.ts";
 
 const RUNS = Number((env as unknown as { FUZZ_RUNS?: string }).FUZZ_RUNS ?? 40);
-const TIME_BOUND_MS = 2_000;
+/**
+ * The time bound on an answer, checked by npm run fuzz alone (FUZZ_TIME_BOUND_MS, 2,000 there), which a person runs
+ * on a quiet machine: workerd's clock stands still while code runs and moves only across I/O, so the figure is mostly
+ * the time the asset reads waited, which another suite on the same two cores can stretch past any bound. npm test
+ * sets none: its verdicts must not depend on the machine's load.
+ */
+const TIME_BOUND_MS = Number((env as unknown as { FUZZ_TIME_BOUND_MS?: string }).FUZZ_TIME_BOUND_MS || Number.POSITIVE_INFINITY);
 const settings = { numRuns: RUNS, endOnFailure: true };
 
 /** Every answer: no 5xx, in time, and an error is our JSON body whose status matches its code. */
