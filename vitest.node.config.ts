@@ -5,7 +5,7 @@ import { defineConfig } from "vitest/config";
 // against a real local server (the typed client's tests in client/test too). Tests that run inside workerd
 // live in test/worker (vitest.worker.config.ts).
 /** The test files that mock a module: they run isolated. */
-const ISOLATED = ["test/node/registry.test.ts"];
+const ISOLATED = ["test/node/registry.test.ts", "test/node/deprecation.test.ts"];
 
 export default defineConfig({
   test: {

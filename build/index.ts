@@ -166,7 +166,7 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
     `release   ${made ? `${made.id} made (${plan.changes.length} records changed)` : live ? `${live.id} (the records are the latest release's)` : "none: the records differ from the latest release"}`,
   );
   // The OpenAPI document and the reference page, outside the manifest (it describes the data files).
-  const documents = await publicDocuments(emission, options.today);
+  const documents = await publicDocuments(published, options.today);
   const fileCount = published.manifest.files + documents.length;
   if (fileCount > options.maxFiles) {
     const problem: Problem = {

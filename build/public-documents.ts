@@ -49,6 +49,7 @@ function examplesFrom(files: EmittedFile[], manifest: Manifest, today: string): 
     },
     apsDocument: (slug) => read(paths.apsUniversity(slug)),
     apsIndex: () => read(paths.apsIndex()),
+    file: (file) => read(file),
     today,
   };
 }

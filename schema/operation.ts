@@ -45,6 +45,8 @@ export interface ExampleSource {
   apsDocument(universitySlug: string): ApsUniversityDocument | null;
   /** The universities and subjects the comparison knows. */
   apsIndex(): ApsIndex | null;
+  /** Any JSON file of the build, by its path in dist/ (lib/layout.ts paths): the release index, /v1/meta's body. */
+  file(path: string): unknown;
   /** The build's reference date, YYYY-MM-DD. */
   today: string;
 }

@@ -5,9 +5,10 @@ import { z } from "zod";
 import { MAX_PER_PAGE } from "../lib/pagination.ts";
 import * as api from "./api.ts";
 import { BULK_FILES, BULK_FORMATS } from "./bulk.ts";
+import { paths } from "../lib/layout.ts";
 import type { Operation } from "./operation.ts";
 import { SYNC_QUERY_PARAMETERS, type QueryParameter } from "./query.ts";
-import { Change, Meta, Release } from "./releases.ts";
+import { Change, compareReleaseIds, Meta, Release, type ReleaseIndex, type StoredChange } from "./releases.ts";
 import { paginationQuery } from "./resource-operations.ts";
 
 const TAG_SYNC = {
@@ -37,7 +38,10 @@ const getMeta: Operation = {
   response: { name: "MetaResponse", schema: api.recordOf(Meta), description: "The live data's release and provenance." },
   errors: ["unknown_parameter"],
   target: () => ({ kind: "meta" }),
-  examples: () => [],
+  examples: (source) => {
+    const body = source.file(paths.meta());
+    return body ? [{ summary: "What this build is", response: body }] : [];
+  },
 };
 
 const listReleases: Operation = {
@@ -52,7 +56,12 @@ const listReleases: Operation = {
   response: { name: "ReleasePage", schema: api.pageOf(Release), description: "A page of releases." },
   errors: [...QUERY_ERRORS],
   target: () => ({ kind: "releases" }),
-  examples: () => [],
+  examples: (source) => {
+    const index = source.file(paths.releases()) as ReleaseIndex | null;
+    if (!index) return [];
+    const response = { data: index.releases.slice(0, 2), meta: { total: index.releases.length, page: 1, per_page: 2 } };
+    return [{ summary: "The newest two releases", query: { per_page: 2 }, response }];
+  },
 };
 
 const listChanges: Operation = {
@@ -78,10 +87,20 @@ const listChanges: Operation = {
   },
   errors: [...QUERY_ERRORS, "unknown_release", "release_gone"],
   target: () => ({ kind: "changes" }),
-  examples: () => [],
+  examples: (source) => {
+    const index = source.file(paths.releases()) as ReleaseIndex | null;
+    const oldest = index?.releases.at(-1);
+    if (!index || !oldest) return [];
+    // The first page since the oldest release kept, for a token that may read every resource.
+    const later = index.releases.filter((r) => compareReleaseIds(r.id, oldest.id) > 0).reverse();
+    const all = later.flatMap((r) => ((source.file(paths.changes(r.id)) as StoredChange[] | null) ?? []).map((c) => ({ release: r.id, ...c })));
+    const meta = { total: all.length, page: 1, per_page: 20, since: oldest.id, until: index.releases[0]?.id ?? null };
+    return [{ summary: "The changes since the oldest release kept", query: { since: oldest.id }, response: { data: all.slice(0, 20), meta } }];
+  },
 };
 
 const FILE_NAMES = BULK_FILES.map((f) => f.name);
+const FILE_PATTERN = `(?:${FILE_NAMES.join("|")})\\.(?:${BULK_FORMATS.join("|")})`;
 
 const getBulkFile: Operation = {
   operationId: "getBulkFile",
@@ -92,9 +111,12 @@ const getBulkFile: Operation = {
   tag: TAG_SYNC,
   scope: null,
   pathParameters: z.object({
-    file: z.string().describe(`A file name: one of ${FILE_NAMES.join(", ")}, then .${BULK_FORMATS.join(" or .")}.`),
+    file: z
+      .string()
+      .regex(new RegExp(`^${FILE_PATTERN}$`))
+      .describe(`A file name: one of ${FILE_NAMES.join(", ")}, then .${BULK_FORMATS.join(" or .")}.`),
   }),
-  pathPatterns: { file: `(?:${FILE_NAMES.join("|")})\\.(?:${BULK_FORMATS.join("|")})` },
+  pathPatterns: { file: FILE_PATTERN },
   response: {
     name: "BulkFile",
     schema: z.string(),
@@ -103,6 +125,7 @@ const getBulkFile: Operation = {
   },
   errors: ["unknown_parameter", "insufficient_scope", "not_found"],
   target: (parameters) => ({ kind: "bulk", file: parameters.file ?? "" }),
+  // A file is no JSON example: its media types say what it holds (test/worker/sync.spec.ts checks the files).
   examples: () => [],
 };
 
@@ -144,7 +167,10 @@ const getDataDictionary: Operation = {
   },
   errors: ["unknown_parameter"],
   target: () => ({ kind: "bulk", file: "dictionary.json" }),
-  examples: () => [],
+  examples: (source) => {
+    const body = source.file(paths.bulk("dictionary", "json"));
+    return body ? [{ summary: "The dictionary", response: body }] : [];
+  },
 };
 
 export const SYNC_OPERATIONS: Operation[] = [getMeta, listReleases, listChanges, getDataDictionary, getBulkFile];

@@ -83,7 +83,9 @@ describe(".github/workflows/nightly.yml", () => {
     expect(job?.needs).toBe("deploy");
     expect(job?.permissions).toEqual({ contents: "write" });
     const run = (job?.steps ?? []).map((s) => s.run ?? "").join("\n");
-    expect(run).toContain("git add sources/high-schools.csv sources/postal-codes.csv sources/nsc-results.csv");
+    expect(run).toContain("git add --all sources/high-schools.csv sources/postal-codes.csv sources/nsc-results.csv sources/releases");
+    // The release history comes whole from the artifact: the checkout's is cleared first, so releases cut at 400 days go.
+    expect(run.indexOf("rm -rf sources/releases")).toBeLessThan(run.indexOf("git add"));
     expect(run).toMatch(/git push origin "HEAD:\$BRANCH"/);
     expect(JSON.stringify(job)).not.toContain("CLOUDFLARE");
   });
