@@ -3,7 +3,7 @@
 // computed the same way by the build (to write) and the Worker (to find).
 
 /** FNV-1a, 32 bit: tiny, fast, identical in Node and workerd, and good enough to spread keys evenly. */
-function fnv1a32(text: string): number {
+export function fnv1a32(text: string): number {
   let hash = 0x811c9dc5;
   for (let i = 0; i < text.length; i++) {
     hash ^= text.charCodeAt(i);
