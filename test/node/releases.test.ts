@@ -2,7 +2,7 @@
 // from changed sources (a school added, a bursary's closing date changed, a qualification removed), read back through
 // the Worker's own answer to GET /v1/changes with tokens of different scopes.
 import { existsSync } from "node:fs";
-import { readdir, readFile, writeFile } from "node:fs/promises";
+import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { assembleModel, defaultBuildOptions, runBuild, type BuildResult } from "../../build/index.ts";
@@ -17,7 +17,8 @@ import { dispatch } from "../../functions/dispatch.ts";
 import type { Env } from "../../functions/env.ts";
 import { ApiError } from "../../functions/errors.ts";
 import { matchRoute } from "../../functions/route.ts";
-import { copyOfSources, removeAll, tempDir } from "../../lib/files.ts";
+import { removeAll, tempDir } from "../../lib/files.ts";
+import { smallSources } from "../../support/test-dataset.ts";
 import { SCOPES } from "../../domain/scopes.ts";
 import { ReleaseFile } from "../../schema/releases.ts";
 
@@ -144,23 +145,32 @@ describe("two releases from changed sources", () => {
   const school = "999999001";
   const bursary = "masakhisizwe-bursary";
   let removedQualification: string;
+  const UNIVERSITY = "sol-plaatje-university";
 
   beforeAll(async () => {
-    sources = await copyOfSources({ national: true });
+    // One university's programmes and the first few hundred schools and postal codes: a release of them first (the
+    // committed fingerprints are of the whole data), then the three changes and a second release.
+    sources = await smallSources({ national: true });
     out = path.join(await tempDir("releases-dist"), "dist");
-    const [latest] = (await readdir(path.join(sources, "releases")))
-      .filter((n) => n.endsWith(".json"))
-      .sort()
-      .reverse();
-    first = ReleaseFile.parse(JSON.parse(await readFile(path.join(sources, "releases", latest ?? ""), "utf8")));
+    const head = async (file: string, rows: number, keep?: (line: string) => boolean) => {
+      const lines = (await readFile(path.join(sources, file), "utf8")).trimEnd().split("\n");
+      const kept = keep ? lines.slice(1).filter(keep) : lines.slice(1, rows + 1);
+      await writeFile(path.join(sources, file), `${[lines[0], ...kept].join("\n")}\n`);
+      return kept;
+    };
+    const schools = new Set((await head("high-schools.csv", 300)).map((line) => line.split(",")[0]));
+    await head("nsc-results.csv", 0, (line) => schools.has(line.split(",")[0]));
+    await head("postal-codes.csv", 300);
+    const before = await runBuild(defaultBuildOptions(ROOT, { sourcesDir: sources, outDir: out, release: new Date("2026-11-30T10:00:00Z") }));
+    if (!before.ok || before.release === null) throw new Error(`the first release was not made: ${JSON.stringify(before).slice(0, 300)}`);
+    first = ReleaseFile.parse(JSON.parse(await readFile(path.join(sources, "releases", `${before.release}.json`), "utf8")));
 
     // A school added: a copy of the first school's row under a new EMIS number and name.
-    const schools = (await readFile(path.join(sources, "high-schools.csv"), "utf8")).trimEnd().split("\n");
-    const [, firstSchool = ""] = schools;
-    const cells = firstSchool.split(",");
+    const rows = (await readFile(path.join(sources, "high-schools.csv"), "utf8")).trimEnd().split("\n");
+    const cells = (rows[1] ?? "").split(",");
     cells[0] = school;
     cells[1] = "RELEASE TEST SECONDARY SCHOOL";
-    await writeFile(path.join(sources, "high-schools.csv"), `${[...schools, cells.join(",")].join("\n")}\n`);
+    await writeFile(path.join(sources, "high-schools.csv"), `${[...rows, cells.join(",")].join("\n")}\n`);
     // A bursary's closing date moved by a day.
     const cycles = await readFile(path.join(sources, "bursary-cycles.csv"), "utf8");
     const cycle = cycles.split("\n").find((line) => line.startsWith(`${bursary},`)) ?? "";
@@ -168,18 +178,15 @@ describe("two releases from changed sources", () => {
     const moved = new Date(Date.parse(`${closing}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
     await writeFile(path.join(sources, "bursary-cycles.csv"), cycles.replace(cycle, cycle.replace(`,${closing},`, `,${moved},`)));
     // A qualification removed, with its evidence.
-    const file = path.join(sources, "qualifications", "university-of-limpopo.csv");
-    const rows = (await readFile(file, "utf8")).trimEnd().split("\n");
-    const victim = rows[rows.length - 1] ?? "";
-    removedQualification = victim.split(",")[0] ?? "";
-    await writeFile(file, `${rows.slice(0, -1).join("\n")}\n`);
-    const evidence = path.join(sources, "evidence", "university-of-limpopo.csv");
+    const file = path.join(sources, "qualifications", `${UNIVERSITY}.csv`);
+    const programmes = (await readFile(file, "utf8")).trimEnd().split("\n");
+    removedQualification = (programmes.at(-1) ?? "").split(",")[0] ?? "";
+    await writeFile(file, `${programmes.slice(0, -1).join("\n")}\n`);
+    const evidence = path.join(sources, "evidence", `${UNIVERSITY}.csv`);
     const lines = (await readFile(evidence, "utf8")).split("\n");
     await writeFile(evidence, lines.filter((l) => !l.startsWith(`${removedQualification},`)).join("\n"));
 
-    result = await runBuild(
-      defaultBuildOptions(path.dirname(sources), { sourcesDir: sources, outDir: out, release: new Date("2026-12-01T10:00:00Z") }),
-    );
+    result = await runBuild(defaultBuildOptions(ROOT, { sourcesDir: sources, outDir: out, release: new Date("2026-12-01T10:00:00Z") }));
   }, 180_000);
 
   afterAll(() => removeAll(sources, path.dirname(out)));
@@ -223,7 +230,7 @@ describe("two releases from changed sources", () => {
     const env = envOver(out);
     expect(await get(env, "/v1/changes?since=2020-01-01")).toEqual({ status: 410, body: { code: "release_gone" } });
     expect(await get(env, "/v1/changes?since=ffffffffffffffff")).toEqual({ status: 410, body: { code: "release_gone" } });
-    expect(await get(env, "/v1/changes?since=2026-11-30")).toEqual({ status: 400, body: { code: "unknown_release" } });
+    expect(await get(env, "/v1/changes?since=2026-11-29")).toEqual({ status: 400, body: { code: "unknown_release" } });
     expect((await get(env, "/v1/changes?since=yesterday")).status).toBe(400);
     expect(await get(env, "/v1/changes")).toEqual({ status: 400, body: { code: "invalid_parameter" } });
     expect(await get(env, "/v1/changes?since=2026-12-01")).toMatchObject({ status: 200, body: { data: [], meta: { total: 0 } } });
