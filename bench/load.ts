@@ -6,10 +6,10 @@
 import { spawn } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import http from "node:http";
-import net from "node:net";
 import path from "node:path";
 import { SCOPES } from "../domain/scopes.ts";
 import { performance } from "node:perf_hooks";
+import { freePort } from "../lib/ports.ts";
 import { startLocalServer } from "../support/local-server.ts";
 import { ensureDevKeys } from "../support/signing-keys.ts";
 import { ROOT } from "../support/test-dataset.ts";
@@ -126,6 +126,14 @@ async function loadMix(origin: string, headers: Record<string, string>): Promise
   return mix;
 }
 
+/** No 5xx and no connection failure; says what failed otherwise. */
+function loadHeld(figures: MixedFigures): boolean {
+  const errors = [...figures.byStatus].filter(([status]) => status >= 500).reduce((n, [, count]) => n + count, 0);
+  if (errors === 0 && figures.failures === 0) return true;
+  console.error(`\nLOAD FAILED: ${errors} response(s) with status 5xx, ${figures.failures} connection failure(s)`);
+  return false;
+}
+
 function formatMixed(title: string, f: MixedFigures): string {
   const other = [...f.byStatus].filter(([status]) => status < 200 || status >= 300).sort(([a], [b]) => a - b);
   const non2xx = other.length === 0 ? "none" : other.map(([status, n]) => `${status}: ${n}`).join(", ");
@@ -145,12 +153,7 @@ export async function benchLoad(seconds = 60, connections = 32): Promise<boolean
     const figures = await mixedLoad(server.base, pool, mix, seconds, connections, 60_000);
     console.log(`\nMixed load (${connections} connections, ${seconds} s, ${mix.length} distinct requests in rotation, ${pool.length} tokens)`);
     console.log(formatMixed("GET detail/list/requirements/school, find (filters, name search), POST APS, compare and ID", figures));
-    const errors = [...figures.byStatus].filter(([status]) => status >= 500).reduce((n, [, count]) => n + count, 0);
-    if (errors > 0 || figures.failures > 0) {
-      console.error(`\nLOAD FAILED: ${errors} response(s) with status 5xx, ${figures.failures} connection failure(s)`);
-      return false;
-    }
-    return true;
+    return loadHeld(figures);
   } finally {
     await server.stop();
   }
@@ -189,14 +192,6 @@ function processTree(pid: number): { pid: number; name: string; rssMiB: number }
 
 const formatTree = (tree: ReturnType<typeof processTree>) => tree.map((p) => `${p.name} (pid ${p.pid}) ${p.rssMiB.toFixed(0)} MiB`).join(", ");
 
-async function freePort(): Promise<number> {
-  const server = net.createServer().listen(0, "127.0.0.1");
-  await new Promise((resolve) => server.once("listening", resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
 /**
  * The same mixed load against `npm start` itself (issue 31): the command a user runs, on dist/ and wrangler.jsonc's
  * settings (so a pool of 64 tokens, two per connection, keeps every token under its own 600 a minute), with the
@@ -234,12 +229,7 @@ export async function benchLoadAgainstStart(seconds = 60, connections = 32): Pro
     console.log(formatMixed("the same mix, on dist/ with wrangler.jsonc's settings", figures));
     console.log(`    memory before: ${formatTree(before)}`);
     console.log(`    memory after:  ${formatTree(after)}`);
-    const errors = [...figures.byStatus].filter(([status]) => status >= 500).reduce((n, [, count]) => n + count, 0);
-    if (errors > 0 || figures.failures > 0) {
-      console.error(`\nLOAD FAILED: ${errors} response(s) with status 5xx, ${figures.failures} connection failure(s)`);
-      return false;
-    }
-    return true;
+    return loadHeld(figures);
   } finally {
     child.kill("SIGINT");
     await new Promise((resolve) => (child.exitCode !== null ? resolve(null) : child.once("exit", resolve)));

@@ -6,10 +6,10 @@
 // in a temporary env file and the test data set in place of dist/, and stops it as Ctrl-C would.
 import { execFileSync, spawn } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { freePort } from "../../lib/ports.ts";
 import { WRANGLER_OFFLINE_ENV } from "../../lib/wrangler-env.ts";
 import { DEV_ENV_FILE, newSigningKey, writeDevEnvFile } from "../../support/signing-keys.ts";
 import { prepareTestDataset, ROOT, TEST_DIST } from "../../support/test-dataset.ts";
@@ -17,14 +17,6 @@ import { signToken } from "../../support/tokens.ts";
 import { wranglerDevArgs } from "../../support/wrangler-dev.ts";
 
 const git = (...args: string[]) => execFileSync("git", args, { cwd: ROOT, encoding: "utf8" });
-
-async function freePort(): Promise<number> {
-  const server = net.createServer().listen(0, "127.0.0.1");
-  await new Promise((resolve) => server.once("listening", resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 describe("npm start", () => {
   it("keeps its local files where git and wrangler types do not look", () => {
