@@ -1,11 +1,20 @@
-// The real local server: wrangler's unstable_startWorker runs the Worker on workerd with its assets, on 127.0.0.1,
-// without the `wrangler dev` command's session (no file watching, no interactive proxy of its own to reload). Two
-// uses: the tests' and benches' server (startLocalServer: the test data set .test-dist/ and the test deployment's
-// settings, test/worker/wrangler.jsonc, rate limits included, with a fresh signing key; `vars` replaces settings,
-// e.g. CORS_ORIGINS), and `npm start`'s (startApiServer: dist/ and wrangler.jsonc, the local development key).
+// The real local server: the Worker on workerd with its assets, on 127.0.0.1, run by Miniflare directly (the
+// miniflare package wrangler itself runs on), with nothing in front of it. wrangler's own local paths
+// (`wrangler dev`, unstable_startWorker) put a ProxyWorker before the Worker, a second HTTP hop that capped even
+// an instant 401 at about 400 req/s on the development machine and, under 16 connections, ran out of open
+// files (issue 31). Here functions/index.ts is bundled in memory with esbuild as wrangler bundles it (ESM,
+// conditions workerd/worker/browser, es2024), and Miniflare is given what the wrangler config says: the
+// compatibility date, the assets (run_worker_first, html_handling, not_found_handling), the ratelimits bindings
+// and the vars. No file watching, no live reload (npm run dev has those), no telemetry, no cf fetch.
+// Two uses: the tests' and benches' server (startLocalServer: the test data set .test-dist/ and the test
+// deployment's settings, test/worker/wrangler.jsonc, rate limits included, with a fresh signing key; `vars`
+// replaces settings, e.g. CORS_ORIGINS), and `npm start`'s (startApiServer: dist/ and wrangler.jsonc, the local
+// development key). startWorkerDirect is the same for any wrangler config (the benches' asset-only baseline).
+import { readFile } from "node:fs/promises";
 import path from "node:path";
-import { unstable_startWorker } from "wrangler";
-import { WRANGLER_OFFLINE_ENV } from "../lib/wrangler-env.ts";
+import { build } from "esbuild";
+import { Log, LogLevel, Miniflare } from "miniflare";
+import { parseJsonc } from "../lib/jsonc.ts";
 import { newSigningKey, publicJwk, type SigningKey } from "./signing-keys.ts";
 import { prepareTestDataset, ROOT } from "./test-dataset.ts";
 import { signToken } from "./tokens.ts";
@@ -18,6 +27,86 @@ export type LocalServer = {
   stop(): Promise<void>;
 };
 
+/** The parts of a wrangler config (top level, no `env`) that the local server runs. */
+type WranglerConfig = {
+  main?: string;
+  compatibility_date: string;
+  compatibility_flags?: string[];
+  assets?: {
+    directory: string;
+    binding?: string;
+    run_worker_first?: boolean;
+    html_handling?: "auto-trailing-slash" | "force-trailing-slash" | "drop-trailing-slash" | "none";
+    not_found_handling?: "single-page-application" | "404-page" | "none";
+  };
+  vars?: Record<string, unknown>;
+  ratelimits?: { name: string; simple: { limit: number; period: 10 | 60 } }[];
+};
+
+/** The Worker's code as wrangler would deploy it: one ES module, bundled for workerd. */
+async function bundle(entry: string): Promise<string> {
+  const result = await build({
+    entryPoints: [entry],
+    bundle: true,
+    write: false,
+    format: "esm",
+    target: "es2024",
+    platform: "browser",
+    conditions: ["workerd", "worker", "browser"],
+    keepNames: true,
+    define: { "process.env.NODE_ENV": '"development"' },
+    logLevel: "silent",
+  });
+  const [output] = result.outputFiles;
+  if (!output) throw new Error(`esbuild produced no output for ${entry}`);
+  return output.text;
+}
+
+export type DirectWorker = { base: string; miniflare: Miniflare; stop(): Promise<void> };
+
+/**
+ * The Worker of the wrangler config `config` (an assets-only one too) on 127.0.0.1:`port` (0: a free one), with
+ * `vars` replacing and adding to the config's (strings; objects in the config, such as RATE_LIMITS, are passed as
+ * the JSON values wrangler passes).
+ */
+export async function startWorkerDirect(config: string, port: number, vars: Record<string, string> = {}, logLevel: "error" | "warn" = "error"): Promise<DirectWorker> {
+  const settings = parseJsonc(await readFile(config, "utf8")) as WranglerConfig;
+  const dir = path.dirname(config);
+  const script = settings.main ? await bundle(path.resolve(dir, settings.main)) : "export default {};";
+  const assets = settings.assets;
+  const miniflare = new Miniflare({
+    name: path.basename(config),
+    modules: true,
+    script,
+    // Not read (script is given): names the module in stack traces.
+    scriptPath: path.join(ROOT, ".wrangler", "direct", "index.js"),
+    compatibilityDate: settings.compatibility_date,
+    ...(settings.compatibility_flags ? { compatibilityFlags: settings.compatibility_flags } : {}),
+    ...(assets
+      ? {
+          assets: {
+            directory: path.resolve(dir, assets.directory),
+            ...(assets.binding ? { binding: assets.binding } : {}),
+            routerConfig: { has_user_worker: settings.main !== undefined, invoke_user_worker_ahead_of_assets: assets.run_worker_first === true },
+            assetConfig: {
+              ...(assets.html_handling ? { html_handling: assets.html_handling } : {}),
+              ...(assets.not_found_handling ? { not_found_handling: assets.not_found_handling } : {}),
+            },
+          },
+        }
+      : {}),
+    ratelimits: Object.fromEntries((settings.ratelimits ?? []).map((r) => [r.name, { simple: { limit: r.simple.limit, period: r.simple.period } }])),
+    bindings: { ...(settings.vars ?? {}), ...vars } as Record<string, string>,
+    host: "127.0.0.1",
+    port,
+    // The placeholder request.cf, not one fetched from Cloudflare: the server runs offline.
+    cf: false,
+    log: new Log(logLevel === "warn" ? LogLevel.WARN : LogLevel.ERROR),
+  });
+  const url = await miniflare.ready;
+  return { base: url.origin, miniflare, stop: () => miniflare.dispose() };
+}
+
 /** The Worker of `config` on 127.0.0.1:`port` (0: a free one), trusting `key`, with `vars` replacing settings. */
 async function startWorker(
   config: string,
@@ -26,23 +115,11 @@ async function startWorker(
   vars: Record<string, string>,
   logLevel: "error" | "warn",
 ): Promise<LocalServer> {
-  Object.assign(process.env, WRANGLER_OFFLINE_ENV);
-  const bindings = Object.fromEntries(
-    Object.entries({ ...vars, TOKEN_JWKS: JSON.stringify({ keys: [publicJwk(key)] }) }).map(([binding, value]) => [
-      binding,
-      { type: "plain_text" as const, value },
-    ]),
-  );
-  const worker = await unstable_startWorker({
-    config,
-    bindings,
-    dev: { server: { hostname: "127.0.0.1", port }, inspector: false, watch: false, logLevel },
-  });
-  const base = (await worker.url).origin;
+  const worker = await startWorkerDirect(config, port, { ...vars, TOKEN_JWKS: JSON.stringify({ keys: [publicJwk(key)] }) }, logLevel);
   return {
-    base,
+    base: worker.base,
     token: (scopes, origins) => signToken({ scopes, env: "test", expiresInSeconds: 3600, sub: key.kid, ...(origins ? { origins } : {}) }, key),
-    stop: () => worker.dispose(),
+    stop: worker.stop,
   };
 }
 
