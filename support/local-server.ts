@@ -1,15 +1,18 @@
 // The real local server: the Worker on workerd with its assets, on 127.0.0.1, run by Miniflare directly (the
-// miniflare package wrangler itself runs on), with nothing in front of it. wrangler's own local paths
+// miniflare package wrangler itself runs on), on a socket straight to the Worker. wrangler's own local paths
 // (`wrangler dev`, unstable_startWorker) put a ProxyWorker before the Worker, a second HTTP hop that capped even
 // an instant 401 at about 400 req/s on the development machine and, under 16 connections, ran out of open
-// files (issue 31). Here functions/index.ts is bundled in memory with esbuild as wrangler bundles it (ESM,
-// conditions workerd/worker/browser, es2024), and Miniflare is given what the wrangler config says: the
-// compatibility date, the assets (run_worker_first, html_handling, not_found_handling), the ratelimits bindings
-// and the vars. No file watching, no live reload (npm run dev has those), no telemetry, no cf fetch.
-// Two uses: the tests' and benches' server (startLocalServer: the test data set .test-dist/ and the test
-// deployment's settings, test/worker/wrangler.jsonc, rate limits included, with a fresh signing key; `vars`
-// replaces settings, e.g. CORS_ORIGINS), and `npm start`'s (startApiServer: dist/ and wrangler.jsonc, the local
-// development key). startWorkerDirect is the same for any wrangler config (the benches' asset-only baseline).
+// files (issue 31); Miniflare's own entry socket still passes its entry worker and the assets router, which
+// halved the throughput again (README, Benchmarks). Here functions/index.ts is bundled in memory with esbuild
+// as wrangler bundles it (ESM, conditions workerd/worker/browser, es2024) behind LOCAL_ENTRY, and Miniflare is
+// given what the wrangler config says: the compatibility date and flags, the assets (html_handling,
+// not_found_handling; run_worker_first must be true, as the direct socket reaches the Worker first), the
+// ratelimits bindings and the vars. No file watching, no live reload (npm run dev has those), no telemetry, no
+// cf fetch. Two uses: the tests' and benches' server (startLocalServer: the test data set .test-dist/ and the
+// test deployment's settings, test/worker/wrangler.jsonc, rate limits included, with a fresh signing key;
+// `vars` replaces settings, e.g. CORS_ORIGINS), and `npm start`'s (startApiServer: dist/ and wrangler.jsonc,
+// the local development key). startWorkerDirect is the same for any wrangler config (the benches' asset-only
+// baseline, served by Miniflare's entry socket: assets only, no Worker).
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { build } from "esbuild";
@@ -154,7 +157,7 @@ async function bundle(entry: string): Promise<string> {
   return output.text;
 }
 
-export type DirectWorker = { base: string; miniflare: Miniflare; stop(): Promise<void> };
+type DirectWorker = { base: string; stop(): Promise<void> };
 
 /**
  * The Worker of the wrangler config `config` (an assets-only one too) on 127.0.0.1:`port` (0: a free one), with
@@ -171,6 +174,8 @@ export async function startWorkerDirect(
   const dir = path.dirname(config);
   const script = settings.main ? await bundle(path.resolve(dir, settings.main)) : "export default {};";
   const assets = settings.assets;
+  if (settings.main && assets && assets.run_worker_first !== true)
+    throw new Error(`${config}: the local server reaches the Worker first, so it serves only configs with assets.run_worker_first: true`);
   const miniflare = new Miniflare({
     name: path.basename(config),
     modules: true,
@@ -206,7 +211,7 @@ export async function startWorkerDirect(
   });
   const entry = await miniflare.ready;
   const url = settings.main ? await miniflare.unsafeGetDirectURL(undefined, "LocalEntry") : entry;
-  return { base: url.origin, miniflare, stop: () => miniflare.dispose() };
+  return { base: url.origin, stop: () => miniflare.dispose() };
 }
 
 /** The Worker of `config` on 127.0.0.1:`port` (0: a free one), trusting `key`, with `vars` replacing settings. */
