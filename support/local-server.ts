@@ -15,7 +15,7 @@
 // baseline, served by Miniflare's entry socket: assets only, no Worker).
 import { readFile } from "node:fs/promises";
 import path from "node:path";
-import { build } from "esbuild";
+import { build, stop as stopEsbuild } from "esbuild";
 import { Log, LogLevel, Miniflare } from "miniflare";
 import { parseJsonc } from "../lib/jsonc.ts";
 import { newSigningKey, publicJwk, type SigningKey } from "./signing-keys.ts";
@@ -235,7 +235,12 @@ export async function startLocalServer(name: string, vars: Record<string, string
   return startWorker(path.join(ROOT, "test/worker/wrangler.jsonc"), 0, await newSigningKey(name), vars, "error");
 }
 
-/** `npm start`'s server: dist/ as wrangler.jsonc names it, its settings, and the local development key. */
-export function startApiServer(port: number, key: SigningKey): Promise<LocalServer> {
-  return startWorker(path.join(ROOT, "wrangler.jsonc"), port, key, {}, "warn");
+/**
+ * `npm start`'s server: dist/ as wrangler.jsonc names it, its settings, and the local development key. The
+ * process bundles nothing more, so esbuild's service process (about 50 MiB) is stopped once the Worker runs.
+ */
+export async function startApiServer(port: number, key: SigningKey): Promise<LocalServer> {
+  const server = await startWorker(path.join(ROOT, "wrangler.jsonc"), port, key, {}, "warn");
+  await stopEsbuild();
+  return server;
 }
