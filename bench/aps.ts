@@ -165,7 +165,7 @@ async function benchCompare(
     const one = await mixedLoad(server.base, headers, [request], 5, 1);
     const busy = await mixedLoad(server.base, headers, [request], 5, 8);
     console.log(
-      `aps compare through the Worker (wrangler on loopback): one client p50 ${one.p50.toFixed(1)} ms, p99 ${one.p99.toFixed(1)} ms; ` +
+      `aps compare through the Worker (workerd via Miniflare on loopback): one client p50 ${one.p50.toFixed(1)} ms, p99 ${one.p99.toFixed(1)} ms; ` +
         `8 clients ${busy.perSecond.toFixed(0)} req/s, p50 ${busy.p50.toFixed(1)} ms`,
     );
     // The README's seven-mark learner, whole and summarised (issue 31, 4): the bytes a phone receives, and the time.

@@ -1,6 +1,7 @@
 // npm run bench -- peer: our Worker against the server a user would write instead (bench/peer-server.ts: plain
 // Node HTTP over SQLite FTS5, loaded from the same built data), on the same URLs. Our side is the tests' local
-// server (support/local-server.ts: wrangler's workerd, token check and rate limiting on every request, the
+// server (support/local-server.ts: workerd run by Miniflare with a socket straight to the Worker, no wrangler
+// proxy; token check and rate limiting on every request, the
 // secret token's limit of test/worker/wrangler.jsonc high enough that it never trips). The bodies are checked
 // byte for byte before any timing; then each query runs in alternating rounds, ours then the peer's, at 16
 // connections, and the ratios are printed against the goals of issue 31.
@@ -73,7 +74,7 @@ export async function benchPeer(secondsPerRound = 3, rounds = 3, connections = 1
     }
 
     console.log(
-      `\nPeer: our Worker (workerd via support/local-server.ts, token and rate limit on) vs plain Node + SQLite FTS5 (node-sqlite3-wasm), ` +
+      `\nPeer: our Worker (workerd via Miniflare, support/local-server.ts, token and rate limit on) vs plain Node + SQLite FTS5 (node-sqlite3-wasm), ` +
         `byte-identical bodies, ${connections} connections, ${rounds} alternating rounds of ${secondsPerRound} s`,
     );
     console.log(`  ${"query".padEnd(32)} ${"ours req/s".padStart(10)} ${"peer req/s".padStart(10)}  ratio   p50 ours / peer   failed`);

@@ -1,19 +1,17 @@
 // What a client waits for: an authenticated GET through the Worker (token check and rate limiting: one count
 // in the ratelimits binding per request, as in production), against the same file served by the asset
 // server with no Worker in front, side by side on loopback (bounded in time); and the cost of verifying a
-// token, the one expensive step of the gate, uncached and cached.
+// token, the one expensive step of the gate, uncached and cached. Both servers run on Miniflare directly
+// (support/local-server.ts), as the tests' server and npm start do: no wrangler proxy in front.
 import http from "node:http";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
-import { unstable_startWorker } from "wrangler";
 import { authenticate } from "../functions/authenticate.ts";
 import type { Env } from "../functions/env.ts";
 import { newSigningKey, publicJwk } from "../support/signing-keys.ts";
 import { signToken } from "../support/tokens.ts";
-import { WRANGLER_OFFLINE_ENV } from "../lib/wrangler-env.ts";
+import { startWorkerDirect } from "../support/local-server.ts";
 import { prepareTestDataset, ROOT } from "../support/test-dataset.ts";
-
-Object.assign(process.env, WRANGLER_OFFLINE_ENV);
 
 export type LoadFigures = { requests: number; perSecond: number; p50: number; p99: number; errors: number };
 
@@ -86,18 +84,13 @@ async function tokenVerification() {
 export async function benchWorker(seconds = 5, connections = 16): Promise<void> {
   await prepareTestDataset();
   const key = await newSigningKey("bench");
-  const dev = { server: { hostname: "127.0.0.1", port: 0 }, inspector: false as const, watch: false, logLevel: "error" as const };
-  const gated = await unstable_startWorker({
-    config: path.join(ROOT, "test/worker/wrangler.jsonc"),
-    bindings: { TOKEN_JWKS: { type: "plain_text", value: JSON.stringify({ keys: [publicJwk(key)] }) } },
-    dev,
-  });
-  const baseline = await unstable_startWorker({ config: path.join(ROOT, "bench/wrangler.assets-only.jsonc"), dev });
+  const gated = await startWorkerDirect(path.join(ROOT, "test/worker/wrangler.jsonc"), 0, { TOKEN_JWKS: JSON.stringify({ keys: [publicJwk(key)] }) });
+  const baseline = await startWorkerDirect(path.join(ROOT, "bench/wrangler.assets-only.jsonc"), 0);
   try {
     const token = await signToken({ scopes: ["universities:read"], env: "test", expiresInSeconds: 3600, sub: "bench" }, key);
-    const gatedUrl = `${(await gated.url).origin}/v1/data/universities/university-of-cape-town`;
-    const baselineUrl = `${(await baseline.url).origin}/v1/data/universities/university-of-cape-town.json`;
-    const listUrl = `${(await gated.url).origin}/v1/data/universities?page=2&per_page=10`;
+    const gatedUrl = `${gated.base}/v1/data/universities/university-of-cape-town`;
+    const baselineUrl = `${baseline.base}/v1/data/universities/university-of-cape-town.json`;
+    const listUrl = `${gated.base}/v1/data/universities?page=2&per_page=10`;
     const auth = { authorization: `Bearer ${token}` };
     await load(gatedUrl, auth, 1, 4); // warm up both
     await load(baselineUrl, {}, 1, 4);
@@ -117,7 +110,7 @@ export async function benchWorker(seconds = 5, connections = 16): Promise<void> 
       console.log(
         `  ${name.padEnd(44)} ${f.perSecond.toFixed(0).padStart(7)} req/s   p50 ${f.p50.toFixed(1).padStart(6)} ms   p99 ${f.p99.toFixed(1).padStart(6)} ms   (${f.requests} ok, ${f.errors} failed)`,
       );
-    console.log(`\nWorker (wrangler dev on loopback, ${connections} connections, ${seconds} s each, client and server share 2 cores)`);
+    console.log(`\nWorker (workerd via Miniflare on loopback, ${connections} connections, ${seconds} s each, client and server share 2 cores)`);
     row("GET detail through the Worker (token, rate limit)", through);
     row("same file, asset server, no Worker", plain);
     row("GET list page 2 of 10 through the Worker", list);
@@ -129,8 +122,8 @@ export async function benchWorker(seconds = 5, connections = 16): Promise<void> 
       `  token verification (Node, jose EdDSA): ${(verification.uncachedMs * 1000).toFixed(0)} µs first time per token, ${(verification.cachedMs * 1000).toFixed(1)} µs when cached`,
     );
   } finally {
-    await gated.dispose();
-    await baseline.dispose();
+    await gated.stop();
+    await baseline.stop();
   }
 }
 

@@ -3,9 +3,9 @@
 //   2. creates the local development signing key on first run, and .keys/worker.env with its public key
 //      (the Worker's local secrets; not .dev.vars, which `wrangler types` would fold into the committed types)
 //   3. serves the API on http://127.0.0.1:8787 (PORT overrides) as the "test" environment, telemetry off: npm start
-//      on workerd as the tests' server runs it (support/local-server.ts), which holds the load bench; npm run dev
-//      (--dev) with `wrangler dev`, which reloads on every change to functions/ or dist/ but whose proxy does not
-//      hold load (README, Commands)
+//      on workerd as the tests' server runs it (support/local-server.ts: Miniflare, a socket straight to the
+//      Worker, no wrangler proxy), which holds the load bench; npm run dev (--dev) with `wrangler dev`, which
+//      reloads on every change to functions/ or dist/ but whose proxy does not hold load (README, Commands)
 //   4. serves the embed example (examples/embed/) on http://127.0.0.1:8788 (EMBED_PORT overrides), a site of
 //      its own calling the API with a publishable token minted for it (a day's)
 import { spawn } from "node:child_process";
