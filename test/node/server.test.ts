@@ -1,4 +1,4 @@
-// The real local server, as a client sees it: wrangler starts the Worker on workerd with the test data
+// The real local server, as a client sees it: Miniflare runs the Worker on workerd with the test data
 // set, and the test talks HTTP to it on 127.0.0.1.
 import net from "node:net";
 import os from "node:os";
