@@ -28,8 +28,7 @@ const ABSENT = "-".repeat(FIELD_DIGEST_LENGTH);
 
 /** The top 24 bits of FNV-1a over the value's JSON: a digest per field of ~32,000 records must be cheap (a SHA-256
  * each took a tenth of the build); it only has to notice a change, not resist one made on purpose. */
-const fieldDigest = (value: unknown) =>
-  (fnv1a32(JSON.stringify(value) ?? "undefined") >>> 8).toString(16).padStart(FIELD_DIGEST_LENGTH, "0");
+const fieldDigest = (value: unknown) => (fnv1a32(JSON.stringify(value) ?? "undefined") >>> 8).toString(16).padStart(FIELD_DIGEST_LENGTH, "0");
 
 export function fingerprintsOf(resources: ResourceRecords[]): Fingerprints {
   const fingerprints: Fingerprints = {};
