@@ -8,7 +8,7 @@ import { dataDictionary } from "../schema/dictionary.ts";
 import { resourceNamed } from "../schema/resources.ts";
 import type { EmittedFile } from "./emit.ts";
 import type { Problem } from "./problems.ts";
-import type { ResourceRecords } from "./records.ts";
+import { recordText, type ResourceRecords } from "./records.ts";
 
 /** Cloudflare's limit on one static asset. */
 const MAX_ASSET_BYTES = 25 * 1024 * 1024;
@@ -35,7 +35,7 @@ export function bulkFiles(resources: ResourceRecords[]): { files: EmittedFile[];
   const files: EmittedFile[] = [];
   for (const file of BULK_FILES) {
     const records = recordsOf(file, byName);
-    files.push({ path: paths.bulk(file.name, "ndjson"), content: records.map((r) => `${JSON.stringify(r)}\n`).join("") });
+    files.push({ path: paths.bulk(file.name, "ndjson"), content: records.map((r) => `${recordText(r)}\n`).join("") });
     const finishedByWorker = file.name === file.resource && resourceNamed(file.resource).definition.served !== undefined;
     if (finishedByWorker) continue;
     const columns = columnsOf(file.record);

@@ -9,7 +9,7 @@ import { bucketCountFor, bucketOf } from "../lib/buckets.ts";
 import { bucketText, chunkText } from "../lib/sliced.ts";
 import { MANIFEST_PATH, paths, type Manifest, type ResourceManifest } from "../lib/layout.ts";
 import type { z } from "zod";
-import { publishedRecords, type ResourceRecords } from "./records.ts";
+import { publishedRecords, recordText, type ResourceRecords } from "./records.ts";
 import type { Problem } from "./problems.ts";
 
 export type EmitOptions = {
@@ -53,10 +53,7 @@ export function layoutFiles(
   };
 
   for (const resource of resources) {
-    // A detail record's text is needed twice (its digest, its file or bucket): stringified once per resource.
-    const texts = new Map((resource.detail?.records ?? []).map(({ record }) => [record as object, JSON.stringify(record)]));
-    const recordText = (record: unknown) => texts.get(record as object) ?? JSON.stringify(record);
-    files.push({ path: paths.recordDigests(resource.name), content: json(recordDigests(resource, recordText)) });
+    files.push({ path: paths.recordDigests(resource.name), content: json(recordDigests(resource)) });
     const entry: ResourceManifest = { total: 0 };
     if (resource.list) {
       checked(resource.name, "list", resource.list.schema, resource.list.items);
@@ -140,7 +137,7 @@ const digest = (text: string) => createHash("sha256").update(text).digest("hex")
  * Key -> digest of everything published about the record (build/records.ts publishedRecords): a detail record's
  * text as the emit stage wrote it, with its requirements; a list item's for a resource without detail records.
  */
-function recordDigests(resource: ResourceRecords, recordText: (record: unknown) => string): Record<string, string> {
+function recordDigests(resource: ResourceRecords): Record<string, string> {
   const digests: Record<string, string> = {};
   if (resource.detail) {
     const children = new Map((resource.children?.byKey ?? []).map(({ key, items }) => [key, JSON.stringify(items)]));

@@ -288,3 +288,17 @@ export function publishedRecords(resource: ResourceRecords): PublishedRecord[] {
   const items = (resource.list?.items ?? resource.whole?.items ?? []) as Record<string, unknown>[];
   return items.map((fields) => ({ key: typeof fields.slug === "string" ? fields.slug : String(fields.id), fields }));
 }
+
+const TEXTS = new WeakMap<object, string>();
+
+/** A record's JSON text, made once per record object: the emit stage (its file or bucket, its digest) and the bulk
+ * files (its NDJSON line) all need it. */
+export function recordText(record: unknown): string {
+  if (record === null || typeof record !== "object") return JSON.stringify(record);
+  let text = TEXTS.get(record);
+  if (text === undefined) {
+    text = JSON.stringify(record);
+    TEXTS.set(record, text);
+  }
+  return text;
+}
