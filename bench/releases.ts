@@ -2,7 +2,7 @@
 // before the committed release (a release a day, each changing 40 real records), built with the bulk files. Prints
 // the build's time beside a build of the same sources with only the committed history, the files against
 // Cloudflare's 20,000, and the Worker's time for the first and the last page of /v1/changes since the oldest release.
-import { existsSync, readdirSync, statSync } from "node:fs";
+import { readdirSync, statSync } from "node:fs";
 import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
@@ -10,11 +10,11 @@ import { defaultBuildOptions, runBuild } from "../build/index.ts";
 import type { Principal } from "../functions/authenticate.ts";
 import { manifestOf } from "../functions/assets.ts";
 import { serveChanges } from "../functions/sync.ts";
-import type { Env } from "../functions/env.ts";
 import { addDays } from "../lib/dates.ts";
 import { copyOfSources, removeAll, tempDir } from "../lib/files.ts";
 import { SCOPES } from "../domain/scopes.ts";
 import { RETENTION_DAYS, type ReleaseFile, type StoredChange } from "../schema/releases.ts";
+import { envOverDist } from "../support/dist-env.ts";
 import { ROOT } from "../support/test-dataset.ts";
 
 const CHANGES_A_DAY = 40;
@@ -75,16 +75,6 @@ async function timedBuild(sources: string, out: string) {
   return { seconds, result };
 }
 
-function envOver(dist: string): Env {
-  const ASSETS = {
-    fetch: async (request: Request) => {
-      const file = path.join(dist, ...new URL(request.url).pathname.split("/").filter(Boolean));
-      return existsSync(file) ? new Response(await readFile(file)) : new Response(null, { status: 404 });
-    },
-  };
-  return { ASSETS } as unknown as Env;
-}
-
 export async function benchReleases(): Promise<void> {
   const sources = await copyOfSources({ national: true });
   const work = await tempDir("bench-releases");
@@ -113,7 +103,7 @@ export async function benchReleases(): Promise<void> {
     console.log(`  largest file: ${largest.path}, ${mib(largest.bytes)} (Cloudflare's limit: 25 MiB)`);
 
     // The Worker's time for /v1/changes since the oldest release: the first page, and the last.
-    const env = envOver(dist);
+    const env = envOverDist(dist);
     // As the Worker does: the manifest first, which keys the isolate's cache of parsed documents.
     const manifest = await manifestOf(env);
     const principal = { scopes: new Set(SCOPES) } as unknown as Principal;

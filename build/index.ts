@@ -213,7 +213,7 @@ function unreleasedWarning(plan: ReleasePlan): Warning {
     resource: "releases",
     kind: "records differ from the latest release (npm run build -- --release records one)",
     message:
-      plan.fingerprints && changed === 0
+      changed === 0
         ? "there is no release yet: npm run build -- --release records the first"
         : `${changed} records added, removed or changed since the latest release; /v1/meta says release null until one is recorded`,
   };

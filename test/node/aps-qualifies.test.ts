@@ -23,7 +23,7 @@ import { answerCompareRequest } from "../../domain/aps/compare.ts";
 import { apsResultOf } from "../../domain/aps/request.ts";
 import type { ApsQualification, ApsRequirement, ApsUniversityDocument, Mark } from "../../domain/aps/scheme.ts";
 import { prepareTestDataset, TEST_DIST } from "../../support/test-dataset.ts";
-import { ENGLISH_NSC, NSC_7 } from "../support/aps-documents.ts";
+import { ENGLISH_NSC, NSC_7, testScheme } from "../support/aps-documents.ts";
 import { present } from "../support/present.ts";
 
 const requirement = (subject_slug: string, min_percentage: number, options: Partial<ApsRequirement> = {}): ApsRequirement => ({
@@ -50,23 +50,7 @@ const SUBJECTS = [
 
 const FIXTURE: ApsUniversityDocument = {
   university: { slug: "test-university", name: "Test University", short_name: "TU" },
-  scheme: {
-    id: "test-2026",
-    university_slug: "test-university",
-    name: "Test APS",
-    intake_year: 2026,
-    variant: null,
-    method: "points",
-    life_orientation: "excluded",
-    maximum: 42,
-    confidence: "high",
-    notes: "",
-    source_url: "https://example.org/",
-    verified_on: "2026-11-21",
-    scales: [{ class: null, subjects: null, scale: "nsc-7", bands: NSC_7 }],
-    selection: [{ class: "all", subjects: SUBJECTS, count: 6, note: "the best six" }],
-    bonuses: [],
-  },
+  scheme: testScheme(SUBJECTS, 6, { id: "test-2026", university_slug: "test-university", intake_year: 2026 }),
   qualifications: [
     { id: "open", name: "Open", qualification_type: "higher-certificate", min_aps: 20, requirements: [] },
     {

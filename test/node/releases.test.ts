@@ -1,7 +1,6 @@
 // Releases (README "Releases and bulk files"): the rules of build/releases.ts on small cases, and two releases made
 // from changed sources (a school added, a bursary's closing date changed, a qualification removed), read back through
 // the Worker's own answer to GET /v1/changes with tokens of different scopes.
-import { existsSync } from "node:fs";
 import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -18,6 +17,7 @@ import type { Env } from "../../functions/env.ts";
 import { ApiError } from "../../functions/errors.ts";
 import { matchRoute } from "../../functions/route.ts";
 import { removeAll, tempDir } from "../../lib/files.ts";
+import { envOverDist } from "../../support/dist-env.ts";
 import { smallSources } from "../../support/test-dataset.ts";
 import { SCOPES } from "../../domain/scopes.ts";
 import { ReleaseFile } from "../../schema/releases.ts";
@@ -88,17 +88,6 @@ describe("release rules", () => {
   });
 });
 
-/** An ASSETS binding over a built dist/ folder. */
-function envOver(dist: string): Env {
-  const ASSETS = {
-    fetch: async (request: Request) => {
-      const file = path.join(dist, ...new URL(request.url).pathname.split("/").filter(Boolean));
-      return existsSync(file) ? new Response(await readFile(file)) : new Response(null, { status: 404 });
-    },
-  };
-  return { ASSETS, CACHE_MAX_AGE: "300", ASSET_URL: "https://api.test/assets" } as unknown as Env;
-}
-
 const principal = (scopes: readonly string[]): Principal =>
   ({
     sub: "test",
@@ -138,6 +127,8 @@ describe("the committed sources", () => {
 });
 
 describe("two releases from changed sources", () => {
+  /** The Worker's environment over the second release's dist/. */
+  const builtEnv = () => envOverDist(out, { CACHE_MAX_AGE: "300", ASSET_URL: "https://api.test/assets" });
   let sources: string;
   let out: string;
   let first: ReleaseFile;
@@ -202,7 +193,7 @@ describe("two releases from changed sources", () => {
   });
 
   it("lists exactly those three changes since the first release, with the fields that changed", async () => {
-    const env = envOver(out);
+    const env = builtEnv();
     const schoolId = ((await get(env, `/v1/data/high-schools?q=release test`)).body.data as { id: string }[])[0]?.id;
     for (const since of [first.id, first.data_version]) {
       const { status, body } = await get(env, `/v1/changes?since=${since}`);
@@ -219,7 +210,7 @@ describe("two releases from changed sources", () => {
   });
 
   it("shows a token only the changes to resources it may read", async () => {
-    const env = envOver(out);
+    const env = builtEnv();
     const withoutBursaries = SCOPES.filter((s) => s !== "bursaries:read");
     const { body } = await get(env, `/v1/changes?since=${first.id}`, withoutBursaries);
     expect((body.data as { resource: string }[]).map((c) => c.resource)).toEqual(["high-schools", "qualifications"]);
@@ -227,7 +218,7 @@ describe("two releases from changed sources", () => {
   });
 
   it("answers 410 for a release older than the history, 400 for one that never was", async () => {
-    const env = envOver(out);
+    const env = builtEnv();
     expect(await get(env, "/v1/changes?since=2020-01-01")).toEqual({ status: 410, body: { code: "release_gone" } });
     expect(await get(env, "/v1/changes?since=ffffffffffffffff")).toEqual({ status: 410, body: { code: "release_gone" } });
     expect(await get(env, "/v1/changes?since=2026-11-29")).toEqual({ status: 400, body: { code: "unknown_release" } });
@@ -237,7 +228,7 @@ describe("two releases from changed sources", () => {
   });
 
   it("lists the releases newest first, and /v1/meta names the new one", async () => {
-    const env = envOver(out);
+    const env = builtEnv();
     const { body } = await get(env, "/v1/releases", []);
     expect((body.data as { id: string }[]).map((r) => r.id).slice(0, 2)).toEqual(["2026-12-01", first.id]);
     const meta = await get(env, "/v1/meta", []);
