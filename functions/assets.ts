@@ -78,14 +78,23 @@ export async function manifestOf(env: Env, now = Date.now()): Promise<Manifest> 
 
 /**
  * A JSON document of the current build, parsed once per isolate and data version (APS documents, search
- * indexes). Documents are immutable within a data version, so they need no expiry of their own.
+ * indexes). Documents are immutable within a data version, so they need no expiry of their own. Only documents
+ * that exist are kept, so the cache holds at most the build's own files: some paths are named by requests (a
+ * qualification id or a university slug of an APS body), and keeping each unknown one's miss grew the isolate's
+ * memory with every distinct key a client sent (issue 31).
  */
 export async function cachedJsonAsset<T>(env: Env, manifest: Manifest, path: string): Promise<T | null> {
   const cache = cacheOf(env);
-  if (cache.dataVersion === manifest.data_version && cache.documents.has(path)) return cache.documents.get(path) as T | null;
+  if (cache.dataVersion === manifest.data_version && cache.documents.has(path)) return cache.documents.get(path) as T;
   const value = await readJsonAsset<T>(env, path);
-  if (cache.dataVersion === manifest.data_version) cache.documents.set(path, value);
+  if (value !== null && cache.dataVersion === manifest.data_version) cache.documents.set(path, value);
   return value;
+}
+
+/** How many entries the isolate's cache of `env`'s assets holds (tests and benches: it stays bounded). */
+export function cachedEntries(env: Env): { documents: number; texts: number; textChars: number } {
+  const cache = cacheOf(env);
+  return { documents: cache.documents.size, texts: cache.texts.size, textChars: cache.textChars };
 }
 
 /**

@@ -1,7 +1,7 @@
 // The Worker's cache of chunk and bucket texts (functions/assets.ts cachedTextAsset): a hot text is served
 // without an asset read, a new data version reads afresh, and the cache stays within its budget.
 import { describe, expect, it } from "vitest";
-import { cachedTextAsset, manifestOf } from "../../functions/assets.ts";
+import { cachedEntries, cachedJsonAsset, cachedTextAsset, manifestOf } from "../../functions/assets.ts";
 import type { Env } from "../../functions/env.ts";
 import type { Manifest } from "../../lib/layout.ts";
 
@@ -42,5 +42,20 @@ describe("cachedTextAsset", () => {
     for (const path of ["/1", "/2", "/1", "/3", "/1", "/2"]) await cachedTextAsset(env, m, path);
     // /1 stays (used again before /3 came in); /2 was the least recently used when /3 arrived.
     expect(reads.filter((r) => r !== "/manifest.json")).toEqual(["/1", "/2", "/3", "/2"]);
+  });
+});
+
+describe("cachedJsonAsset", () => {
+  it("keeps a document once per data version, and no miss: paths named by requests cannot grow it", async () => {
+    const { env, reads } = fakeEnv({ "/manifest.json": JSON.stringify(manifest("a")), "/aps/index.json": '{"n":1}' });
+    const m = await manifestOf(env, 0);
+    expect(await cachedJsonAsset(env, m, "/aps/index.json")).toEqual({ n: 1 });
+    expect(await cachedJsonAsset(env, m, "/aps/index.json")).toEqual({ n: 1 });
+    expect(reads.filter((r) => r === "/aps/index.json")).toHaveLength(1);
+    // What POST /v1/data/aps-calculator/targets does with a well-formed qualification id the build does not have.
+    for (let i = 0; i < 5_000; i++) expect(await cachedJsonAsset(env, m, `/v1/data/qualifications/${i}.json`)).toBeNull();
+    expect(cachedEntries(env).documents).toBe(1);
+    expect(await cachedJsonAsset(env, m, "/v1/data/qualifications/0.json")).toBeNull();
+    expect(reads.filter((r) => r === "/v1/data/qualifications/0.json")).toHaveLength(2);
   });
 });
