@@ -11,6 +11,8 @@ import path from "node:path";
 import { SCOPES } from "../domain/scopes.ts";
 import { performance } from "node:perf_hooks";
 import { freePort } from "../lib/ports.ts";
+import { type IsolateHeap, isolateHeaps } from "./isolate-heaps.ts";
+import { formatCurve } from "./memory-curve.ts";
 import { startLocalServer } from "../support/local-server.ts";
 import { ensureDevKeys } from "../support/signing-keys.ts";
 import { ROOT } from "../support/test-dataset.ts";
@@ -191,6 +193,14 @@ function processTree(pid: number): { pid: number; name: string; rssMiB: number }
   return out;
 }
 
+/** Seconds between two samples of workerd's resident memory during load-start. */
+const RSS_EVERY_S = 10;
+
+/** workerd's resident memory in MiB, in the process tree of `pid` (or in a tree read before). */
+function workerdRss(pid: number, tree = processTree(pid)): number {
+  return tree.filter((p) => p.name === "workerd").reduce((sum, p) => sum + p.rssMiB, 0);
+}
+
 const formatTree = (tree: ReturnType<typeof processTree>) => tree.map((p) => `${p.name} (pid ${p.pid}) ${p.rssMiB.toFixed(0)} MiB`).join(", ");
 
 /**
@@ -200,10 +210,10 @@ const formatTree = (tree: ReturnType<typeof processTree>) => tree.map((p) => `${
  * resident memory of each of its processes before and after. Fails on any 5xx or connection failure.
  */
 export async function benchLoadAgainstStart(seconds = 60, connections = 32): Promise<boolean> {
-  const [port, embedPort] = [await freePort(), await freePort()];
+  const [port, embedPort, inspectorPort] = [await freePort(), await freePort(), await freePort()];
   const child = spawn(process.execPath, [path.join(ROOT, "node_modules", "tsx", "dist", "cli.mjs"), "scripts/start.ts"], {
     cwd: ROOT,
-    env: { ...process.env, PORT: String(port), EMBED_PORT: String(embedPort) },
+    env: { ...process.env, PORT: String(port), EMBED_PORT: String(embedPort), INSPECTOR_PORT: String(inspectorPort) },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";
@@ -225,12 +235,35 @@ export async function benchLoadAgainstStart(seconds = 60, connections = 32): Pro
     );
     const before = processTree(child.pid ?? 0);
     const mix = await loadMix(origin, pool[0] as Record<string, string>);
-    const figures = await mixedLoad(origin, pool, mix, seconds, connections);
+    // workerd's resident memory, and its isolates' V8 heaps, every RSS_EVERY_S seconds through the run: whether
+    // it levels off, and how much of it is JavaScript's (our Worker's caches among it) rather than workerd's own.
+    const curve: number[] = [];
+    const heaps: IsolateHeap[][] = [];
+    const sampler = setInterval(() => {
+      curve.push(workerdRss(child.pid ?? 0));
+      const at = heaps.length;
+      heaps.push([]);
+      isolateHeaps(inspectorPort).then(
+        (h) => (heaps[at] = h),
+        () => {},
+      );
+    }, RSS_EVERY_S * 1000);
+    const figures = await mixedLoad(origin, pool, mix, seconds, connections).finally(() => clearInterval(sampler));
     const after = processTree(child.pid ?? 0);
+    const heapsAfter = await isolateHeaps(inspectorPort);
     console.log(`\nMixed load against npm start itself (${connections} connections, ${seconds} s, ${pool.length} tokens)`);
     console.log(formatMixed("the same mix, on dist/ with wrangler.jsonc's settings", figures));
     console.log(`    memory before: ${formatTree(before)}`);
     console.log(`    memory after:  ${formatTree(after)}`);
+    console.log(formatCurve(workerdRss(child.pid ?? 0, before), curve, RSS_EVERY_S));
+    const total = (h: IsolateHeap[]) => h.reduce((sum, i) => sum + i.totalMiB, 0);
+    console.log(
+      `    V8 heaps of workerd's ${heapsAfter.length} isolates every ${RSS_EVERY_S} s (MiB reserved): ${heaps.map((h) => (h.length ? total(h).toFixed(0) : "?")).join(", ")}`,
+    );
+    const largest = [...heapsAfter].sort((a, b) => b.totalMiB - a.totalMiB).slice(0, 3);
+    console.log(
+      `    after: ${total(heapsAfter).toFixed(0)} MiB of V8 heap in all (${largest.map((i) => `${i.name} ${i.usedMiB.toFixed(0)} used of ${i.totalMiB.toFixed(0)}`).join(", ")}, ...); the rest of workerd's RSS is its own (native) memory`,
+    );
     return loadHeld(figures);
   } finally {
     child.kill("SIGINT");

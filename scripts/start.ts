@@ -28,7 +28,8 @@ const USAGE = `usage: npm start [-- --help]
 
 Builds dist/ from sources/ if there is no build yet, creates the local signing key on first run, and serves
 the API on http://127.0.0.1:8787 (PORT overrides) and the embed example on http://127.0.0.1:8788 (EMBED_PORT
-overrides). Mint a token with npm run token.
+overrides). Mint a token with npm run token. INSPECTOR_PORT opens workerd's V8 inspector on that port (Chrome
+DevTools: a CPU profile or a heap snapshot of the Worker's isolate).
   --dev    (npm run dev) serve with wrangler dev instead, which reloads the Worker when functions/ or dist/
            change: for working on the Worker, not for load
   --help   this text`;
@@ -63,7 +64,9 @@ async function main(argv: string[]): Promise<number | undefined> {
   console.log(`\nStarting the API on http://127.0.0.1:${port} (tokens: npm run token -- --scopes universities:read)`);
   console.log(`The embed example (examples/embed/, a partner's page calling the API with a publishable token): ${embed.origin}/\n`);
   if (values.dev) return devServer(port, () => embed.stop());
-  const server = await startApiServer(Number(port), key);
+  const inspector = process.env.INSPECTOR_PORT ? Number(process.env.INSPECTOR_PORT) : undefined;
+  const server = await startApiServer(Number(port), key, inspector);
+  if (inspector) console.log(`workerd's V8 inspector (one target per isolate): http://127.0.0.1:${inspector}/json/list`);
   console.log(`Ready on ${server.base}`);
   await new Promise<void>((resolve) => {
     process.once("SIGINT", resolve);

@@ -162,13 +162,15 @@ type DirectWorker = { base: string; stop(): Promise<void> };
 /**
  * The Worker of the wrangler config `config` (an assets-only one too) on 127.0.0.1:`port` (0: a free one), with
  * `vars` replacing and adding to the config's (strings; objects in the config, such as RATE_LIMITS, are passed as
- * the JSON values wrangler passes).
+ * the JSON values wrangler passes). `inspectorPort`: workerd's V8 inspector on 127.0.0.1 at that port (Chrome
+ * DevTools, or bench/isolate-heaps.ts), one target per isolate.
  */
 export async function startWorkerDirect(
   config: string,
   port: number,
   vars: Record<string, string> = {},
   logLevel: "error" | "warn" = "error",
+  inspectorPort?: number,
 ): Promise<DirectWorker> {
   const settings = parseJsonc(await readFile(config, "utf8")) as WranglerConfig;
   const dir = path.dirname(config);
@@ -205,6 +207,7 @@ export async function startWorkerDirect(
     port: settings.main ? 0 : port,
     ...(settings.main ? { unsafeDirectSockets: [{ host: "127.0.0.1", port, entrypoint: "LocalEntry" }] } : {}),
     logRequests: false,
+    ...(inspectorPort ? { inspectorPort } : {}),
     // The placeholder request.cf, not one fetched from Cloudflare: the server runs offline.
     cf: false,
     log: new Log(logLevel === "warn" ? LogLevel.WARN : LogLevel.ERROR),
@@ -221,8 +224,9 @@ async function startWorker(
   key: SigningKey,
   vars: Record<string, string>,
   logLevel: "error" | "warn",
+  inspectorPort?: number,
 ): Promise<LocalServer> {
-  const worker = await startWorkerDirect(config, port, { ...vars, TOKEN_JWKS: JSON.stringify({ keys: [publicJwk(key)] }) }, logLevel);
+  const worker = await startWorkerDirect(config, port, { ...vars, TOKEN_JWKS: JSON.stringify({ keys: [publicJwk(key)] }) }, logLevel, inspectorPort);
   return {
     base: worker.base,
     token: (scopes, origins) => signToken({ scopes, env: "test", expiresInSeconds: 3600, sub: key.kid, ...(origins ? { origins } : {}) }, key),
@@ -239,8 +243,8 @@ export async function startLocalServer(name: string, vars: Record<string, string
  * `npm start`'s server: dist/ as wrangler.jsonc names it, its settings, and the local development key. The
  * process bundles nothing more, so esbuild's service process (about 50 MiB) is stopped once the Worker runs.
  */
-export async function startApiServer(port: number, key: SigningKey): Promise<LocalServer> {
-  const server = await startWorker(path.join(ROOT, "wrangler.jsonc"), port, key, {}, "warn");
+export async function startApiServer(port: number, key: SigningKey, inspectorPort?: number): Promise<LocalServer> {
+  const server = await startWorker(path.join(ROOT, "wrangler.jsonc"), port, key, {}, "warn", inspectorPort);
   await stopEsbuild();
   return server;
 }

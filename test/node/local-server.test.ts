@@ -5,7 +5,11 @@
 import http from "node:http";
 import zlib from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startLocalServer, type LocalServer } from "../../support/local-server.ts";
+import path from "node:path";
+import { isolateHeaps } from "../../bench/isolate-heaps.ts";
+import { freePort } from "../../lib/ports.ts";
+import { startLocalServer, startWorkerDirect, type LocalServer } from "../../support/local-server.ts";
+import { ROOT } from "../../support/test-dataset.ts";
 
 let server: LocalServer;
 let auth: Record<string, string>;
@@ -64,5 +68,21 @@ describe("the local server", () => {
     const first = await remaining({});
     expect(await remaining({ "cf-connecting-ip": "127.0.0.1" })).toBe(first - 1);
     expect(await remaining({ "cf-connecting-ip": "192.0.2.44" })).toBeGreaterThan(first - 1);
+  });
+});
+
+describe("the local server's inspector (npm start's INSPECTOR_PORT)", () => {
+  it("gives each isolate's V8 heap, the Worker's among them (bench/isolate-heaps.ts, the load-start bench)", async () => {
+    const inspectorPort = await freePort();
+    const worker = await startWorkerDirect(path.join(ROOT, "test/worker/wrangler.jsonc"), 0, {}, "error", inspectorPort);
+    try {
+      const heaps = await isolateHeaps(inspectorPort);
+      const ours = heaps.find((h) => h.name.startsWith("core:user:"));
+      expect(ours?.usedMiB).toBeGreaterThan(0);
+      expect(ours?.totalMiB).toBeGreaterThanOrEqual(ours?.usedMiB ?? 0);
+      expect(heaps.length).toBeGreaterThan(1);
+    } finally {
+      await worker.stop();
+    }
   });
 });
