@@ -15,8 +15,31 @@ import { JSON_CONTENT_TYPE } from "./respond.ts";
 import type { Target } from "./route.ts";
 import { prospectusDocumentUrl, serveDetail, serveList, serveRequirements, serveWhole } from "./serve.ts";
 
-/** What every handler may read about the request it answers; `principal`: its accepted token (null on a public route). */
-export type Context = { request: Request; url: URL; env: Env; principal: Principal | null };
+/**
+ * What every handler may read about the request it answers; `principal`: its accepted token (null on a public
+ * route); `manifest`: the build's manifest, read at most once per request (manifestReader).
+ */
+export type Context = { request: Request; url: URL; env: Env; principal: Principal | null; manifest: () => Promise<Manifest> };
+
+/** The target kinds whose handlers read the manifest (document() and the bulk files). */
+const READS_MANIFEST: ReadonlySet<Target["kind"]> = new Set(["list", "whole", "detail", "requirements", "meta", "releases", "changes", "bulk"]);
+
+/**
+ * The request's manifest reader. For a target that reads the manifest the read starts at once, so it runs while
+ * the token is verified and counted instead of after them: on a fresh isolate the first asset read is the
+ * slowest step of a plain page (the asset worker's own first request), and the token check's first run the
+ * next (issue 31). The promise belongs to this request alone (functions/assets.ts keeps only plain values
+ * across requests); a request refused before it is used leaves it unawaited, its failure ignored.
+ */
+export function manifestReader(env: Env, target: Target | null): () => Promise<Manifest> {
+  let read: Promise<Manifest> | null = null;
+  const manifest = () => {
+    read ??= manifestOf(env);
+    return read;
+  };
+  if (target && READS_MANIFEST.has(target.kind)) manifest().catch(() => {});
+  return manifest;
+}
 
 /** The token of a request on a route that needs one (every route but the public ones has it). */
 function principalOf(context: Context): Principal {
@@ -28,8 +51,8 @@ function principalOf(context: Context): Principal {
 export type Handlers = { [K in Target["kind"]]: (target: Extract<Target, { kind: K }>, context: Context) => Promise<Response> };
 
 /** A GET of data from dist/: the body `serve` makes from the manifest, answered with its validators. */
-async function document({ request, env }: Context, serve: (manifest: Manifest) => Promise<string>): Promise<Response> {
-  const manifest = await manifestOf(env);
+async function document({ request, env, manifest: read }: Context, serve: (manifest: Manifest) => Promise<string>): Promise<Response> {
+  const manifest = await read();
   return respondWithDocument(request, await serve(manifest), manifest, env);
 }
 
@@ -48,7 +71,7 @@ const HANDLERS = {
   bulk: async (target, c) =>
     target.file === "dictionary.json"
       ? document(c, () => serveDictionary(c.url, c.env))
-      : serveBulk(target.file, c.request, c.url, c.env, await manifestOf(c.env), principalOf(c)),
+      : serveBulk(target.file, c.request, c.url, c.env, await c.manifest(), principalOf(c)),
   "id-parse": async (_target, { request }) => answerIdParse(await readJsonBody(request), new Date()),
   aps: async (_target, { request, env }) => answerApsCalculator(await readJsonBody(request), env),
   "aps-compare": async (_target, { request, env }) => answerApsCompare(await readJsonBody(request), env),

@@ -16,7 +16,7 @@
 import { deprecationHeaders } from "../domain/deprecation.ts";
 import { authenticate, authorise, checkOrigin, type Principal } from "./authenticate.ts";
 import { corsHeaders, isPreflight, preflightResponse } from "./cors.ts";
-import { dispatch } from "./dispatch.ts";
+import { dispatch, manifestReader } from "./dispatch.ts";
 import type { Env } from "./env.ts";
 import { ApiError } from "./errors.ts";
 import { responseForThrown } from "./respond.ts";
@@ -49,13 +49,15 @@ async function handle(request: Request, env: Env, gate: Gate): Promise<Response>
     // The reference page's own files are not counted: one page load is one request (lib/public-documents.ts).
     const target = match.route.target;
     if (target.kind !== "public-document" || target.document.counted) await count(gate, env, "anonymous", clientAddress(request));
-    return dispatch(target, { request, url, env, principal: null });
+    return dispatch(target, { request, url, env, principal: null, manifest: manifestReader(env, null) });
   }
 
+  // A data route's manifest read starts now and runs while the token is checked and counted (functions/dispatch.ts).
+  const manifest = manifestReader(env, match.kind === "route" ? match.route.target : null);
   const principal = await admit(request, env, gate);
   const route = routeOf(match, request, url);
   if (route.access !== "public") authorise(principal, route.access);
-  const response = await dispatch(route.target, { request, url, env, principal });
+  const response = await dispatch(route.target, { request, url, env, principal, manifest });
   // An operation being retired answers as before, saying since when and until when (README "Deprecation").
   return route.deprecation ? withHeaders(response, deprecationHeaders(route.deprecation)) : response;
 }

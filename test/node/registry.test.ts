@@ -8,7 +8,7 @@ import { layoutFiles } from "../../build/emit.ts";
 import { findIndexFiles } from "../../build/find-index.ts";
 import type { Model } from "../../build/link.ts";
 import type { ResourceRecords } from "../../build/records.ts";
-import { dispatch } from "../../functions/dispatch.ts";
+import { dispatch, manifestReader } from "../../functions/dispatch.ts";
 import type { Env } from "../../functions/env.ts";
 import { ApiError } from "../../functions/errors.ts";
 import { matchRoute } from "../../functions/route.ts";
@@ -51,7 +51,13 @@ async function get(env: Env, path: string): Promise<{ status: number; body: unkn
   if (match.kind !== "route") throw new Error(`${path}: ${match.kind}`);
   expect(match.route.access).toBe("universities:read");
   try {
-    const response = await dispatch(match.route.target, { request: new Request(url), url, env, principal: null });
+    const response = await dispatch(match.route.target, {
+      request: new Request(url),
+      url,
+      env,
+      principal: null,
+      manifest: manifestReader(env, null),
+    });
     return { status: response.status, body: await response.json() };
   } catch (error) {
     if (error instanceof ApiError) return { status: error.status, body: { code: error.code, details: error.options.details } };

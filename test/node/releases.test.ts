@@ -12,7 +12,7 @@ import { ROOT } from "../../lib/root.ts";
 import { fingerprintsOf, newRelease, nextReleaseId, planRelease, retain, type Fingerprints } from "../../build/releases.ts";
 import type { ResourceRecords } from "../../build/records.ts";
 import type { Principal } from "../../functions/authenticate.ts";
-import { dispatch } from "../../functions/dispatch.ts";
+import { dispatch, manifestReader } from "../../functions/dispatch.ts";
 import type { Env } from "../../functions/env.ts";
 import { ApiError } from "../../functions/errors.ts";
 import { matchRoute } from "../../functions/route.ts";
@@ -102,7 +102,13 @@ async function get(env: Env, url: string, scopes: readonly string[] = SCOPES): P
   const match = matchRoute("GET", parsed.pathname);
   if (match.kind !== "route") throw new Error(`${url}: ${match.kind}`);
   try {
-    const response = await dispatch(match.route.target, { request: new Request(parsed), url: parsed, env, principal: principal(scopes) });
+    const response = await dispatch(match.route.target, {
+      request: new Request(parsed),
+      url: parsed,
+      env,
+      principal: principal(scopes),
+      manifest: manifestReader(env, null),
+    });
     return { status: response.status, body: (await response.json()) as Record<string, unknown> };
   } catch (error) {
     if (error instanceof ApiError) return { status: error.status, body: { code: error.code } };
