@@ -164,15 +164,12 @@ export function layoutFiles(
 
 /**
  * Adds files that are not data (the release history, /v1/meta, the bulk files: all derived from the records or
- * about them) after the data version was taken, and counts them in the manifest.
+ * about them) after the data version was taken, and counts them, with any put into the sink since, in the manifest.
  */
 export function withFiles(manifest: Manifest, extra: Iterable<EmittedFile>, sink: FileSink): Manifest {
-  let count = 0;
-  for (const file of extra) {
-    sink.put(file);
-    count++;
-  }
-  const counted: Manifest = { ...manifest, files: manifest.files + count };
+  for (const file of extra) sink.put(file);
+  // Every file put so far: the data files, the manifest, and the files put since the data version was taken.
+  const counted: Manifest = { ...manifest, files: sink.paths.length };
   sink.put({ path: MANIFEST_PATH, content: JSON.stringify(counted) });
   return counted;
 }

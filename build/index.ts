@@ -12,7 +12,7 @@ import { formatBursaryCoverage } from "./bursaries.ts";
 import type { Conflict } from "./catalogue.ts";
 import { catalogueWarnings, formatCoverage } from "./coverage.ts";
 import { formatConflictsReport } from "./conflicts-report.ts";
-import { layoutFiles, withFiles, type EmittedFile, type FileSink } from "./emit.ts";
+import { layoutFiles, withFiles, type FileSink } from "./emit.ts";
 import { findIndexFiles, formatFindIndexes } from "./find-index.ts";
 import { apsDocuments, prospectusDocuments } from "./internal-documents.ts";
 import { publicDocuments } from "./public-documents.ts";
@@ -258,12 +258,12 @@ async function emitInto(
   );
   timed("lay out");
   const history = await readHistory(options.sourcesDir);
-  const bulk: EmittedFile[] = [];
+  // Each bulk file is written as it is made (a national one is tens of MiB); withFiles counts them.
   const bulkProblems: Problem[] = [];
   for (const file of bulkFiles(records)) {
     const problem = bulkFileProblem(file, options.maxAssetBytes);
     if (problem) bulkProblems.push(problem);
-    else bulk.push(file);
+    else sink.put(file);
   }
   timed("bulk files");
   const problems = [...emission.problems, ...find.problems, ...history.problems, ...bulkProblems];
@@ -276,11 +276,7 @@ async function emitInto(
   const live = liveRelease(history.history.releases, plan, made);
   if (!live) warnings.push(unreleasedWarning(plan));
   timed("releases");
-  const manifest = withFiles(
-    emission.manifest,
-    [...releaseFiles(releases, live, dataVersion), metaFile(records, model, live, dataVersion), ...bulk],
-    sink,
-  );
+  const manifest = withFiles(emission.manifest, [...releaseFiles(releases, live, dataVersion), metaFile(records, model, live, dataVersion)], sink);
   log(
     `release   ${made ? `${made.id} made (${plan.changes.length} records changed)` : live ? `${live.id} (the records are the latest release's)` : "none: the records differ from the latest release"}`,
   );

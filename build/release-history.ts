@@ -81,16 +81,13 @@ async function readFingerprints(sourcesDir: string, problems: Problem[]): Promis
     > | null;
     if (!parsed) continue;
     const width = parsed.fields.length * 6;
-    const records = new Map<string, string[]>();
+    const records = new Map<string, string>();
     for (const [key, digests] of parsed.records) {
       if (digests.length !== width) {
         problems.push({ file, line: 1, column: key, expected: `${parsed.fields.length} field digests`, fatal: true });
         continue;
       }
-      records.set(
-        key,
-        parsed.fields.map((_, i) => digests.slice(i * 6, i * 6 + 6)),
-      );
+      records.set(key, digests);
     }
     fingerprints[name.slice(0, -".json".length)] = { fields: parsed.fields, records };
   }
@@ -105,9 +102,9 @@ function releaseText(release: ReleaseFile): string {
   return `${body},"changes":[${items.length === 0 ? "" : `\n${items.join(",\n")}\n`}]}\n`;
 }
 
-function fingerprintText(fields: string[], records: Map<string, string[]>): string {
+function fingerprintText(fields: string[], records: Map<string, string>): string {
   const keys = [...records.keys()].sort();
-  const lines = keys.map((key) => JSON.stringify([key, (records.get(key) ?? []).join("")]));
+  const lines = keys.map((key) => JSON.stringify([key, records.get(key) ?? ""]));
   return `{"fields":${JSON.stringify(fields)},"records":[${lines.length === 0 ? "" : `\n${lines.join(",\n")}\n`}]}\n`;
 }
 
