@@ -27,6 +27,8 @@ export type EmittedFile = { path: string; content: string };
 export interface FileSink {
   /** Takes a file; the caller keeps nothing of it. Putting a path again replaces the file (the manifest). */
   put(file: EmittedFile): void;
+  /** Takes a file as the parts of its text, in order (a bulk file: never one string); returns its size in bytes. */
+  putParts(path: string, parts: Iterable<string>): number;
   /** The text of a file put before, or undefined when none was put at that path. */
   read(path: string): string | undefined;
   /** The bytes of a file put before, for hashing (a Buffer read back, or the text kept). */
@@ -49,6 +51,12 @@ export class MemorySink implements FileSink {
     if (before !== undefined) this.byteCount -= Buffer.byteLength(before);
     this.files.set(file.path, file.content);
     this.byteCount += Buffer.byteLength(file.content);
+  }
+  putParts(path: string, parts: Iterable<string>): number {
+    let content = "";
+    for (const part of parts) content += part;
+    this.put({ path, content });
+    return Buffer.byteLength(content);
   }
   read(path: string): string | undefined {
     return this.files.get(path);

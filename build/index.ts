@@ -25,7 +25,7 @@ import { metaFile } from "./meta.ts";
 import { readHistory, recordRelease, RELEASES_FOLDER, type History } from "./release-history.ts";
 import { fingerprintsOf, liveRelease, newRelease, planRelease, releaseFiles, retain, type Fingerprints, type ReleasePlan } from "./releases.ts";
 import type { Release, ReleaseFile } from "../schema/releases.ts";
-import { resourceRecords, type ResourceRecords } from "./records.ts";
+import { forgetRecordTexts, resourceRecords, type ResourceRecords } from "./records.ts";
 import type { TableDefinition } from "./tables/define.ts";
 import { sourceTables } from "./tables/index.ts";
 import { rowCount, validateTables } from "./validate.ts";
@@ -148,6 +148,8 @@ export async function assembleModel(
   log(`load      ${definitions.length} tables, ${[...loaded.tables.values()].reduce((n, t) => n + t.rows.length, 0)} rows`);
   timed("load");
   const validated = validateTables(tables, loaded.tables);
+  // The raw rows are done with: at national scale they are a fifth of what the link stage would hold.
+  for (const table of loaded.tables.values()) table.rows.length = 0;
   timed("validate");
   log(`validate  ${rowCount(validated.valid)} valid rows, ${validated.problems.length} problem(s)`);
   const unreadable = [...loaded.tables.values()].filter((t) => t.unreadable).map((t) => t.definition.name);
@@ -258,13 +260,13 @@ async function emitInto(
   );
   timed("lay out");
   const history = await readHistory(options.sourcesDir);
-  // Each bulk file is written as it is made (a national one is tens of MiB); withFiles counts them.
+  // Each bulk file is written a part at a time (a national one is tens of MiB); withFiles counts them.
   const bulkProblems: Problem[] = [];
   for (const file of bulkFiles(records)) {
-    const problem = bulkFileProblem(file, options.maxAssetBytes);
+    const problem = bulkFileProblem(file.path, sink.putParts(file.path, file.parts), options.maxAssetBytes);
     if (problem) bulkProblems.push(problem);
-    else sink.put(file);
   }
+  forgetRecordTexts();
   timed("bulk files");
   const problems = [...emission.problems, ...find.problems, ...history.problems, ...bulkProblems];
   if (problems.length > 0) return { ok: false, problems };

@@ -1,7 +1,7 @@
 // Stage 5, publish: the new build is written beside dist/ and swapped in with two renames, so dist/ is
 // never half-written. If a build is killed between the two renames, the next build (or `npm start`)
 // finds the previous output parked beside it and puts it back before doing anything else.
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { closeSync, mkdirSync, openSync, readFileSync, writeFileSync, writeSync } from "node:fs";
 import { mkdtemp, rename, rm, stat, readdir } from "node:fs/promises";
 import path from "node:path";
 import type { EmittedFile, FileSink } from "./emit.ts";
@@ -28,6 +28,9 @@ export async function recoverInterruptedPublish(outDir: string): Promise<void> {
   }
 }
 
+/** Characters gathered before one write of a file put in parts. */
+const WRITE_BATCH = 1 << 20;
+
 /**
  * A staging folder next to outDir that the build writes each file into as it makes it (a FileSink), so the build
  * never holds every file's text at once. Synchronous writes: the build has nothing else to do meanwhile, and one
@@ -51,16 +54,48 @@ export class StagingFolder implements FileSink {
   }
 
   put(file: EmittedFile): void {
-    const full = path.join(this.folder, file.path);
+    writeFileSync(this.pathOf(file.path), file.content);
+    this.sized(file.path, Buffer.byteLength(file.content));
+  }
+
+  putParts(file: string, parts: Iterable<string>): number {
+    const fd = openSync(this.pathOf(file), "w");
+    let size = 0;
+    try {
+      // Parts are gathered into writes of about a MiB: one write per line would cost more than the lines.
+      let pending = "";
+      const flush = () => {
+        if (pending.length === 0) return;
+        const buffer = Buffer.from(pending);
+        for (let at = 0; at < buffer.length; ) at += writeSync(fd, buffer, at);
+        size += buffer.length;
+        pending = "";
+      };
+      for (const part of parts) {
+        pending += part;
+        if (pending.length >= WRITE_BATCH) flush();
+      }
+      flush();
+    } finally {
+      closeSync(fd);
+    }
+    this.sized(file, size);
+    return size;
+  }
+
+  private pathOf(file: string): string {
+    const full = path.join(this.folder, file);
     const directory = path.dirname(full);
     if (!this.directories.has(directory)) {
       mkdirSync(directory, { recursive: true });
       this.directories.add(directory);
     }
-    writeFileSync(full, file.content);
-    const size = Buffer.byteLength(file.content);
-    this.byteCount += size - (this.sizes.get(file.path) ?? 0);
-    this.sizes.set(file.path, size);
+    return full;
+  }
+
+  private sized(file: string, size: number): void {
+    this.byteCount += size - (this.sizes.get(file) ?? 0);
+    this.sizes.set(file, size);
   }
 
   read(file: string): string | undefined {

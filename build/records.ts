@@ -289,7 +289,13 @@ export function publishedRecords(resource: ResourceRecords): PublishedRecord[] {
   return items.map((fields) => ({ key: typeof fields.slug === "string" ? fields.slug : String(fields.id), fields }));
 }
 
-const TEXTS = new WeakMap<object, string>();
+let TEXTS = new WeakMap<object, string>();
+
+/** Drops the texts recordText kept: the build calls it once the files that use them are written (at national scale
+ * they are tens of MiB the later stages have no use for). */
+export function forgetRecordTexts(): void {
+  TEXTS = new WeakMap();
+}
 
 /** A record's JSON text, made once per record object: the emit stage (its file or bucket, its digest) and the bulk
  * files (its NDJSON line) all need it. */

@@ -49,11 +49,9 @@ export function fingerprintsOf(resources: ResourceRecords[]): Fingerprints {
       }
     }
     const digests = new Map<string, string>();
-    for (const { key, fields: record } of records) {
-      let joined = "";
-      for (const name of fields) joined += name in record ? fieldDigest(record[name]) : ABSENT;
-      digests.set(key, joined);
-    }
+    // join(), not +=: a string built by += is a rope of one node per field, three times the memory of the flat string.
+    for (const { key, fields: record } of records)
+      digests.set(key, fields.map((name) => (name in record ? fieldDigest(record[name]) : ABSENT)).join(""));
     fingerprints[resource.name] = { fields, records: digests };
   }
   return fingerprints;
