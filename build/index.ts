@@ -203,7 +203,7 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
   try {
     const published = await emitInto(staging, options, assembly, records, warnings, log, timed);
     if (!published.ok) {
-      await staging.discard();
+      staging.discard();
       return { ok: false, problems: published.problems, warnings, seconds: seconds() };
     }
     const { manifest, live, made, plan, history } = published;
@@ -229,7 +229,7 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
       );
     return { ...done, seconds: seconds() };
   } catch (error) {
-    await staging.discard();
+    staging.discard();
     throw error;
   }
 }
