@@ -2,6 +2,7 @@
 // by slicing at most two list chunks or picking one record out of a file. Output is byte-identical for
 // the same sources: records arrive sorted, JSON has a fixed key order, and nothing depends on the clock.
 import { createHash } from "node:crypto";
+import { sha256Hex } from "./ids.ts";
 import { LIST_CHUNK_SIZE } from "../lib/pagination.ts";
 import { bucketCountFor, bucketOf } from "../lib/buckets.ts";
 import { bucketText, chunkText } from "../lib/sliced.ts";
@@ -182,7 +183,7 @@ export function withFiles(manifest: Manifest, extra: Iterable<EmittedFile>, sink
   return counted;
 }
 
-const digest = (text: string) => createHash("sha256").update(text).digest("hex").slice(0, 16);
+const digest = (text: string) => sha256Hex(text).slice(0, 16);
 
 /**
  * Key -> digest of everything published about the record (build/records.ts publishedRecords): a detail record's
