@@ -2,6 +2,8 @@
 // stops before writing anything if there are any, so a failed build leaves the previous dist/ as it was.
 import path from "node:path";
 import { performance } from "node:perf_hooks";
+import { getHeapStatistics, setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
 import type { ApsScheme } from "../domain/aps/scheme.ts";
 import { todayInJohannesburg } from "../lib/dates.ts";
 import type { Manifest } from "../lib/layout.ts";
@@ -62,11 +64,13 @@ export type BuildOptions = {
 /** A stage's wall time, the process's CPU time in it (user + system, every thread), and its resident memory when it ended. */
 export type StageTiming = { stage: string; seconds: number; cpuSeconds: number; rssMiB: number };
 
-/** A function that closes a stage: appends the time since the previous call (or since it was made) to `into`. */
-function stageTimer(into: StageTiming[] | undefined): (stage: string) => void {
+/** A function that closes a stage: settles the heap, and appends the time since the previous call (or since it was made)
+ * to `into`. */
+function stageTimer(into: StageTiming[] | undefined): (stage: string, last?: boolean) => void {
   let mark = performance.now();
   let cpu = process.cpuUsage();
-  return (stage) => {
+  return (stage, last = false) => {
+    if (!last) settle();
     if (!into) return;
     const now = performance.now();
     const used = process.cpuUsage(cpu);
@@ -74,6 +78,26 @@ function stageTimer(into: StageTiming[] | undefined): (stage: string) => void {
     mark = now;
     cpu = process.cpuUsage();
   };
+}
+
+/** The heap used past which the build collects garbage between its stages (the committed sources never reach it). */
+const SETTLE_ABOVE_BYTES = 384 * 1024 * 1024;
+
+let collect: (() => void) | undefined;
+
+/**
+ * A full garbage collection between two stages of a large build. V8 grows its heap to about twice what is live before
+ * collecting; at 10x national scale a stage's garbage on top of the 500 MB the model and records hold took the build
+ * to 1.3 GiB. Collected between stages, it stays under 1 GiB, for about a second of a 30-second build. The collector is
+ * exposed at run time (--expose-gc set after start, the usual way to reach it without a command-line flag).
+ */
+function settle(): void {
+  if (getHeapStatistics().used_heap_size < SETTLE_ABOVE_BYTES) return;
+  if (!collect) {
+    setFlagsFromString("--expose-gc");
+    collect = runInNewContext("gc") as () => void;
+  }
+  collect();
 }
 
 /** The stage timings as lines: each stage's wall and CPU seconds, its share of the wall time, and the RSS after it. */
@@ -220,7 +244,7 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
     };
     if (options.stageOnly) return { ...done, seconds: seconds(), stagedAt: staging.folder };
     await swapIn(staging.folder, options.outDir);
-    timed("swap");
+    timed("swap", true);
     log(`publish   ${path.relative(options.root, options.outDir) || options.outDir}/ swapped in`);
     await recordPublishedRelease(options.sourcesDir, done);
     if (pendingRelease)
@@ -246,7 +270,7 @@ async function emitInto(
   records: ResourceRecords[],
   warnings: Warning[],
   log: (line: string) => void,
-  timed: (stage: string) => void,
+  timed: (stage: string, last?: boolean) => void,
 ): Promise<Emitted> {
   const { model, schemes, variants } = assembly;
   const find = findIndexFiles(records, model, undefined, sink);

@@ -4,7 +4,7 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { MAX_CELL_LENGTH } from "../../build/load.ts";
 import { formatProblem } from "../../build/problems.ts";
-import { defaultBuildOptions, runBuild, type BuildOptions, type BuildResult } from "../../build/index.ts";
+import { defaultBuildOptions, formatTimings, runBuild, type BuildOptions, type BuildResult, type StageTiming } from "../../build/index.ts";
 import { recoverInterruptedPublish } from "../../build/publish.ts";
 import { insideBox, PROVINCE_BOXES, PROVINCE_MARGIN_DEGREES, type ProvinceId } from "../../importers/coordinates.ts";
 import * as api from "../../schema/api.ts";
@@ -330,6 +330,30 @@ describe("a broken build", () => {
       expect([...(await fingerprint(opts.outDir))]).toEqual([...before]);
       expect(await readdir(parent)).toEqual(siblings);
     }
+  });
+
+  it("reports each stage's wall and CPU time and RSS when asked (npm run build -- --timings)", async () => {
+    const timings: StageTiming[] = [];
+    const result = await runBuild({ ...(await curatedOptions()), timings });
+    expect(result.ok).toBe(true);
+    expect(timings.map((t) => t.stage)).toEqual([
+      "load",
+      "validate",
+      "link",
+      "conflicts report",
+      "records",
+      "find indexes",
+      "lay out",
+      "bulk files",
+      "releases",
+      "documents",
+      "swap",
+    ]);
+    for (const t of timings) expect(t.seconds >= 0 && t.cpuSeconds >= 0 && t.rssMiB > 0).toBe(true);
+    expect(timings.reduce((sum, t) => sum + t.seconds, 0)).toBeLessThanOrEqual(result.seconds);
+    const lines = formatTimings(timings);
+    expect(lines[0]).toMatch(/stage +wall +CPU +share +RSS after/);
+    expect(lines.at(-1)).toMatch(/^ {2}total +\d+\.\d\d s +\d+\.\d\d s/);
   });
 
   it("removes its staging folder when the emit stage throws", async () => {
