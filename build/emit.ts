@@ -107,10 +107,13 @@ export function layoutFiles(
   };
 
   for (const resource of resources) {
-    sink.put({ path: paths.recordDigests(resource.name), content: json(recordDigests(resource)) });
+    // Each record's requirements as JSON, made once for its digest and its file.
+    const childTexts = new Map((resource.children?.byKey ?? []).map(({ key, items }) => [key, JSON.stringify(items)]));
+    sink.put({ path: paths.recordDigests(resource.name), content: json(recordDigests(resource, childTexts)) });
     const entry: ResourceManifest = { total: 0 };
     if (resource.list) {
-      checked(resource.name, "list", resource.list.schema, resource.list.items);
+      // A list made by parsing each detail record with the list schema (records.ts collection) was checked then.
+      if (!resource.list.parsed) checked(resource.name, "list", resource.list.schema, resource.list.items);
       const items = resource.list.items;
       const chunks = Math.ceil(items.length / LIST_CHUNK_SIZE);
       for (let k = 0; k < chunks; k++) {
@@ -149,7 +152,7 @@ export function layoutFiles(
     if (resource.children) {
       for (const { key, items } of resource.children.byKey) {
         checked(resource.name, "requirements", resource.children.schema, items);
-        sink.put({ path: paths.requirements(key), content: json({ data: items }) });
+        sink.put({ path: paths.requirements(key), content: `{"data":${childTexts.get(key)}}` });
       }
     }
     manifestResources[resource.name] = entry;
@@ -189,10 +192,9 @@ const digest = (text: string) => sha256Hex(text).slice(0, 16);
  * Key -> digest of everything published about the record (build/records.ts publishedRecords): a detail record's
  * text as the emit stage wrote it, with its requirements; a list item's for a resource without detail records.
  */
-function recordDigests(resource: ResourceRecords): Record<string, string> {
+function recordDigests(resource: ResourceRecords, children: Map<string, string>): Record<string, string> {
   const digests: Record<string, string> = {};
   if (resource.detail) {
-    const children = new Map((resource.children?.byKey ?? []).map(({ key, items }) => [key, JSON.stringify(items)]));
     for (const { key, record } of resource.detail.records) digests[key] = digest(recordText(record) + (children.get(key) ?? ""));
     return digests;
   }

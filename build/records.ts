@@ -16,8 +16,9 @@ export type DetailRecord<D = unknown> = { key: string; record: D };
 export type ResourceRecords<N extends ResourceName = ResourceName> = N extends ResourceName
   ? {
       name: N;
-      /** Paginated list: the list items in their documented order. */
-      list?: { schema: z.ZodType<StoredItemOf<N>>; items: StoredItemOf<N>[] };
+      /** Paginated list: the list items in their documented order; `parsed` when each item is the list schema's output
+       * (so already checked against it: the emit stage does not check it again). */
+      list?: { schema: z.ZodType<StoredItemOf<N>>; items: StoredItemOf<N>[]; parsed?: true };
       /** Unpaginated list (subjects, provinces): served whole with meta {total}. */
       whole?: { schema: z.ZodType<StoredItemOf<N>>; items: StoredItemOf<N>[] };
       /** Detail documents by their path key (slug or id). */
@@ -199,7 +200,7 @@ function collection<N extends ResourceName>(
 ): ResourceRecords<N> {
   return {
     name,
-    list: { schema: listSchema, items: records.map(({ record }) => listSchema.parse(record)) },
+    list: { schema: listSchema, items: records.map(({ record }) => listSchema.parse(record)), parsed: true },
     detail: { schema: detailSchema, records },
   } as ResourceRecords<N>;
 }
