@@ -227,7 +227,7 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
   try {
     const published = await emitInto(staging, options, assembly, records, warnings, log, timed);
     if (!published.ok) {
-      staging.discard();
+      await staging.discard();
       return { ok: false, problems: published.problems, warnings, seconds: seconds() };
     }
     const { manifest, live, made, plan, history } = published;
@@ -242,6 +242,8 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
       release: live?.id ?? null,
       pendingRelease,
     };
+    await staging.settled();
+    timed("writes settled");
     if (options.stageOnly) return { ...done, seconds: seconds(), stagedAt: staging.folder };
     await swapIn(staging.folder, options.outDir);
     timed("swap", true);
@@ -253,7 +255,7 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
       );
     return { ...done, seconds: seconds() };
   } catch (error) {
-    staging.discard();
+    await staging.discard();
     throw error;
   }
 }

@@ -3,7 +3,7 @@
 // finds the previous output parked beside it and puts it back before doing anything else.
 import { spawnSync } from "node:child_process";
 import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } from "node:fs";
-import { mkdtemp, rename, rm, stat, readdir } from "node:fs/promises";
+import { mkdtemp, rename, rm, stat, readdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { EmittedFile, FileSink } from "./emit.ts";
 
@@ -38,8 +38,9 @@ const WRITE_BATCH = 1 << 20;
 
 /**
  * A staging folder next to outDir that the build writes each file into as it makes it (a FileSink), so the build
- * never holds every file's text at once. Synchronous writes: the build has nothing else to do meanwhile, and one
- * call per file costs far less than a promise's round trips through the thread pool (issue 31).
+ * never holds every file's text at once. A file whose text is kept (KEPT_CHARACTERS) is written on the thread pool
+ * while the build goes on making the next ones (its text is in memory anyway); any other is written before put
+ * returns, so reading it back finds it whole. `settled` waits for the writes and throws the first that failed.
  */
 export class StagingFolder implements FileSink {
   private readonly directories = new Set<string>();
@@ -48,6 +49,9 @@ export class StagingFolder implements FileSink {
    * the committed sources; the first at national scale, where the rest are read back from the folder). */
   private readonly kept = new Map<string, string>();
   private keptCharacters = 0;
+  /** Writes under way, by path: a second put of a path (the manifest's) is written after the first. */
+  private readonly writing = new Map<string, Promise<void>>();
+  private failure: { error: unknown } | undefined;
   byteCount = 0;
 
   private constructor(readonly folder: string) {}
@@ -63,17 +67,38 @@ export class StagingFolder implements FileSink {
   }
 
   put(file: EmittedFile): void {
-    writeFileSync(this.pathOf(file.path), file.content);
+    const full = this.pathOf(file.path);
     this.sized(file.path, Buffer.byteLength(file.content));
     const before = this.kept.get(file.path);
     if (before !== undefined) {
       this.kept.delete(file.path);
       this.keptCharacters -= before.length;
     }
-    if (this.keptCharacters + file.content.length <= KEPT_CHARACTERS) {
+    const keep = this.keptCharacters + file.content.length <= KEPT_CHARACTERS;
+    if (keep) {
       this.kept.set(file.path, file.content);
       this.keptCharacters += file.content.length;
     }
+    const earlier = this.writing.get(file.path);
+    if (!keep && earlier === undefined) {
+      writeFileSync(full, file.content);
+      return;
+    }
+    const write: Promise<void> = (earlier ?? Promise.resolve())
+      .then(() => writeFile(full, file.content))
+      .catch((error: unknown) => {
+        this.failure ??= { error };
+      })
+      .finally(() => {
+        if (this.writing.get(file.path) === write) this.writing.delete(file.path);
+      });
+    this.writing.set(file.path, write);
+  }
+
+  /** Waits for every write under way; throws the first error any of them met. */
+  async settled(): Promise<void> {
+    while (this.writing.size > 0) await Promise.all([...this.writing.values()]);
+    if (this.failure) throw this.failure.error;
   }
 
   putParts(file: string, parts: Iterable<string>): number {
@@ -126,7 +151,8 @@ export class StagingFolder implements FileSink {
   }
 
   /** Removes the folder: the build failed, and dist/ stays as it was. */
-  discard(): void {
+  async discard(): Promise<void> {
+    await this.settled().catch(() => {});
     removeFolder(this.folder);
   }
 }

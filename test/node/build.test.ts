@@ -347,6 +347,7 @@ describe("a broken build", () => {
       "bulk files",
       "releases",
       "documents",
+      "writes settled",
       "swap",
     ]);
     for (const t of timings) expect(t.seconds >= 0 && t.cpuSeconds >= 0 && t.rssMiB > 0).toBe(true);
