@@ -41,7 +41,7 @@ export interface FileSink {
 }
 
 /** A sink that keeps the files in memory: tests, and layoutFiles when given none. */
-export class MemorySink implements FileSink {
+class MemorySink implements FileSink {
   readonly files = new Map<string, string>();
   byteCount = 0;
   get paths(): string[] {

@@ -26,7 +26,7 @@ import { publishedRecords, type ResourceRecords } from "./records.ts";
 export type Fingerprints = Record<string, { fields: string[]; records: Map<string, string> }>;
 
 /** Hex digits kept per field digest: a changed value goes unnoticed with odds of 1 in 16^6 (about 17 million). */
-export const FIELD_DIGEST_LENGTH = 6;
+const FIELD_DIGEST_LENGTH = 6;
 /** A field the record does not have. */
 const ABSENT = "-".repeat(FIELD_DIGEST_LENGTH);
 
