@@ -7,8 +7,17 @@ import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { ROOT } from "../support/test-dataset.ts";
 import { tempDir } from "../lib/files.ts";
+import type { StageTiming } from "../build/index.ts";
 
-export type BuildFigures = { ok: boolean; seconds: number; files?: number; bytes?: number; maxRssMiB: number };
+export type BuildFigures = {
+  ok: boolean;
+  seconds: number;
+  files?: number;
+  bytes?: number;
+  maxRssMiB: number;
+  timings: StageTiming[];
+  problems?: { file: string; expected: string }[];
+};
 
 /**
  * Seconds to copy a folder with `cp -r`: the physical baseline of a build (writing the same files and bytes with
@@ -79,6 +88,13 @@ export async function benchBuild(): Promise<void> {
       );
     row("committed sources/", committed);
     row("synthetic 10x national (89k schools, 211k codes)", synthetic);
+    for (const [name, f] of [
+      ["committed", committed],
+      ["synthetic", synthetic],
+    ] as const) {
+      if (!f.ok) console.log(`  ${name}: the build FAILED: ${(f.problems ?? []).map((p) => `${p.file}: ${p.expected}`).join("; ")}`);
+      console.log(`  ${name} stages (wall s): ${f.timings.map((t) => `${t.stage} ${t.seconds.toFixed(2)}`).join(", ")}`);
+    }
     console.log(
       `  committed sources: build / plain copy of the same dist/ (cp -r, ${copy.toFixed(2)} s) = ${(committed.seconds / copy).toFixed(1)} x`,
     );

@@ -6,7 +6,6 @@ import { paths } from "../lib/layout.ts";
 import { BULK_FILES, columnsOf, csvHeader, csvLine, type BulkFile } from "../schema/bulk.ts";
 import { dataDictionary } from "../schema/dictionary.ts";
 import { resourceNamed } from "../schema/resources.ts";
-import type { EmittedFile } from "./emit.ts";
 import type { Problem } from "./problems.ts";
 import { recordText, type ResourceRecords } from "./records.ts";
 
@@ -30,25 +29,42 @@ function recordsOf(file: BulkFile, byName: Map<string, ResourceRecords>): unknow
   return resource.list?.items ?? resource.whole?.items ?? [];
 }
 
-export function bulkFiles(resources: ResourceRecords[]): { files: EmittedFile[]; problems: Problem[] } {
+/** A bulk file as the parts of its text, made as they are read (FileSink.putParts). */
+export type BulkFileParts = { path: string; parts: Iterable<string> };
+
+/** The bulk files, each made as it is written: a national one is tens of MiB, never held as one string. */
+export function* bulkFiles(resources: ResourceRecords[]): Generator<BulkFileParts> {
   const byName = new Map(resources.map((r) => [r.name, r]));
-  const files: EmittedFile[] = [];
   for (const file of BULK_FILES) {
     const records = recordsOf(file, byName);
-    files.push({ path: paths.bulk(file.name, "ndjson"), content: records.map((r) => `${recordText(r)}\n`).join("") });
+    yield { path: paths.bulk(file.name, "ndjson"), parts: ndjsonParts(records) };
     const finishedByWorker = file.name === file.resource && resourceNamed(file.resource).definition.served !== undefined;
     if (finishedByWorker) continue;
     const columns = columnsOf(file.record);
-    files.push({ path: paths.bulk(file.name, "csv"), content: csvHeader(columns) + records.map((r) => csvLine(columns, r)).join("") });
+    yield { path: paths.bulk(file.name, "csv"), parts: csvParts(columns, records) };
   }
-  files.push({ path: paths.bulk("dictionary", "json"), content: JSON.stringify({ data: dataDictionary() }) });
-  const problems: Problem[] = files
-    .filter((f) => Buffer.byteLength(f.content) > MAX_ASSET_BYTES)
-    .map((f) => ({
-      file: `dist:${f.path}`,
-      line: 0,
-      value: `${(Buffer.byteLength(f.content) / 1024 / 1024).toFixed(1)} MiB`,
-      expected: "a bulk file within Cloudflare's 25 MiB per asset (split the file by province, or drop its CSV)",
-    }));
-  return { files, problems };
+  yield { path: paths.bulk("dictionary", "json"), parts: [JSON.stringify({ data: dataDictionary() })] };
+}
+
+function* ndjsonParts(records: unknown[]): Generator<string> {
+  for (const record of records) {
+    yield recordText(record);
+    yield "\n";
+  }
+}
+
+function* csvParts(columns: ReturnType<typeof columnsOf>, records: unknown[]): Generator<string> {
+  yield csvHeader(columns);
+  for (const record of records) yield csvLine(columns, record);
+}
+
+/** The problem of a bulk file of `bytes` past `maxAssetBytes` (Cloudflare's limit unless the caller measures beyond it: the bench), or null. */
+export function bulkFileProblem(file: string, bytes: number, maxAssetBytes = MAX_ASSET_BYTES): Problem | null {
+  if (bytes <= maxAssetBytes) return null;
+  return {
+    file: `dist:${file}`,
+    line: 0,
+    value: `${(bytes / 1024 / 1024).toFixed(1)} MiB`,
+    expected: "a bulk file within Cloudflare's 25 MiB per asset (split the file by province, or drop its CSV)",
+  };
 }

@@ -2,8 +2,7 @@
 // by slicing at most two list chunks or picking one record out of a file. Output is byte-identical for
 // the same sources: records arrive sorted, JSON has a fixed key order, and nothing depends on the clock.
 import { createHash } from "node:crypto";
-import { mkdir, writeFile } from "node:fs/promises";
-import path from "node:path";
+import { sha256Hex } from "./ids.ts";
 import { LIST_CHUNK_SIZE } from "../lib/pagination.ts";
 import { bucketCountFor, bucketOf } from "../lib/buckets.ts";
 import { bucketText, chunkText } from "../lib/sliced.ts";
@@ -21,16 +20,71 @@ export type EmitOptions = {
 
 export type EmittedFile = { path: string; content: string };
 
-export type Emission = { files: EmittedFile[]; manifest: Manifest; problems: Problem[] };
+/**
+ * Where the emit stage's files go as they are made, so a build holds no more than the file it is making (the
+ * build's sink writes each into the staging folder: build/publish.ts StagingFolder). It remembers every path and
+ * the bytes put, and reads a file back when the data version or the documents' examples need its text.
+ */
+export interface FileSink {
+  /** Takes a file; the caller keeps nothing of it. Putting a path again replaces the file (the manifest). */
+  put(file: EmittedFile): void;
+  /** Takes a file as the parts of its text, in order (a bulk file: never one string); returns its size in bytes. */
+  putParts(path: string, parts: Iterable<string>): number;
+  /** The text of a file put before, or undefined when none was put at that path. */
+  read(path: string): string | undefined;
+  /** The bytes of a file put before, for hashing (a Buffer read back, or the text kept). */
+  bytes(path: string): string | Buffer;
+  /** Every path put, in the order first put. */
+  readonly paths: readonly string[];
+  /** The UTF-8 size of every file put, the last version of each. */
+  readonly byteCount: number;
+}
 
-/** `extra`: manifest entries written by other parts of the emit stage (the find indexes' sizes). */
+/** A sink that keeps the files in memory: tests, and layoutFiles when given none. */
+class MemorySink implements FileSink {
+  readonly files = new Map<string, string>();
+  byteCount = 0;
+  get paths(): string[] {
+    return [...this.files.keys()];
+  }
+  put(file: EmittedFile): void {
+    const before = this.files.get(file.path);
+    if (before !== undefined) this.byteCount -= Buffer.byteLength(before);
+    this.files.set(file.path, file.content);
+    this.byteCount += Buffer.byteLength(file.content);
+  }
+  putParts(path: string, parts: Iterable<string>): number {
+    let content = "";
+    for (const part of parts) content += part;
+    this.put({ path, content });
+    return Buffer.byteLength(content);
+  }
+  read(path: string): string | undefined {
+    return this.files.get(path);
+  }
+  bytes(path: string): string {
+    const text = this.files.get(path);
+    if (text === undefined) throw new Error(`no file ${path} was emitted`);
+    return text;
+  }
+}
+
+/** `files`: the files, when they were laid out in memory (no sink given); `paths`: every data file's path, sorted. */
+export type Emission = { files: EmittedFile[]; paths: string[]; manifest: Manifest; problems: Problem[] };
+
+/**
+ * `extra`: manifest entries written by other parts of the emit stage (the find indexes' sizes). `internal`: files
+ * laid out with the data (put first). Every file in `sink` when this is called counts as data too (the build puts
+ * the find indexes there as they are made): the data version and the manifest's `files` and `bytes` cover them all.
+ */
 export function layoutFiles(
   resources: ResourceRecords[],
   internal: EmittedFile[],
   options: EmitOptions,
   extra: Pick<Manifest, "find"> = {},
+  sink: FileSink = new MemorySink(),
 ): Emission {
-  const files: EmittedFile[] = [];
+  for (const file of internal) sink.put(file);
   const problems: Problem[] = [];
   const manifestResources: Record<string, ResourceManifest> = {};
   const json = (value: unknown) => JSON.stringify(value);
@@ -53,14 +107,17 @@ export function layoutFiles(
   };
 
   for (const resource of resources) {
-    files.push({ path: paths.recordDigests(resource.name), content: json(recordDigests(resource)) });
+    // Each record's requirements as JSON, made once for its digest and its file.
+    const childTexts = new Map((resource.children?.byKey ?? []).map(({ key, items }) => [key, JSON.stringify(items)]));
+    sink.put({ path: paths.recordDigests(resource.name), content: json(recordDigests(resource, childTexts)) });
     const entry: ResourceManifest = { total: 0 };
     if (resource.list) {
-      checked(resource.name, "list", resource.list.schema, resource.list.items);
+      // A list made by parsing each detail record with the list schema (records.ts collection) was checked then.
+      if (!resource.list.parsed) checked(resource.name, "list", resource.list.schema, resource.list.items);
       const items = resource.list.items;
       const chunks = Math.ceil(items.length / LIST_CHUNK_SIZE);
       for (let k = 0; k < chunks; k++) {
-        files.push({ path: paths.listChunk(resource.name, k), content: chunkText(items.slice(k * LIST_CHUNK_SIZE, (k + 1) * LIST_CHUNK_SIZE)) });
+        sink.put({ path: paths.listChunk(resource.name, k), content: chunkText(items.slice(k * LIST_CHUNK_SIZE, (k + 1) * LIST_CHUNK_SIZE)) });
       }
       entry.total = items.length;
       entry.list = { chunk_size: LIST_CHUNK_SIZE, chunks };
@@ -68,7 +125,7 @@ export function layoutFiles(
     if (resource.whole) {
       checked(resource.name, "list", resource.whole.schema, resource.whole.items);
       entry.total = resource.whole.items.length;
-      files.push({ path: paths.wholeList(resource.name), content: json({ data: resource.whole.items, meta: { total: entry.total } }) });
+      sink.put({ path: paths.wholeList(resource.name), content: json({ data: resource.whole.items, meta: { total: entry.total } }) });
     }
     if (resource.detail) {
       const records = resource.detail.records;
@@ -83,11 +140,11 @@ export function layoutFiles(
         const buckets: [string, unknown][][] = Array.from({ length: count }, () => []);
         for (const { key, record } of records) buckets[bucketOf(key, count)]?.push([key, record]);
         buckets.forEach((bucket, b) => {
-          files.push({ path: paths.bucket(resource.name, b), content: bucketText(bucket, recordText) });
+          sink.put({ path: paths.bucket(resource.name, b), content: bucketText(bucket, recordText) });
         });
         entry.detail = { kind: "buckets", count };
       } else {
-        for (const { key, record } of records) files.push({ path: paths.detail(resource.name, key), content: `{"data":${recordText(record)}}` });
+        for (const { key, record } of records) sink.put({ path: paths.detail(resource.name, key), content: `{"data":${recordText(record)}}` });
         entry.detail = { kind: "files" };
       }
       if (!resource.list) entry.total = records.length;
@@ -95,66 +152,52 @@ export function layoutFiles(
     if (resource.children) {
       for (const { key, items } of resource.children.byKey) {
         checked(resource.name, "requirements", resource.children.schema, items);
-        files.push({ path: paths.requirements(key), content: json({ data: items }) });
+        sink.put({ path: paths.requirements(key), content: `{"data":${childTexts.get(key)}}` });
       }
     }
     manifestResources[resource.name] = entry;
   }
-  files.push(...internal);
-  files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-
+  const dataPaths = [...sink.paths].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   const hash = createHash("sha256");
-  let bytes = 0;
-  for (const file of files) {
-    hash.update(file.path).update("\u0000").update(file.content).update("\u0000");
-    bytes += Buffer.byteLength(file.content);
-  }
+  for (const file of dataPaths) hash.update(file).update("\u0000").update(sink.bytes(file)).update("\u0000");
   // `files` counts the manifest itself; `bytes` is the size of the data files.
   const manifest: Manifest = {
     data_version: hash.digest("hex").slice(0, 16),
     resources: manifestResources,
-    files: files.length + 1,
-    bytes,
+    files: dataPaths.length + 1,
+    bytes: sink.byteCount,
     ...extra,
   };
-  files.push({ path: MANIFEST_PATH, content: json(manifest) });
-  return { files, manifest, problems };
+  sink.put({ path: MANIFEST_PATH, content: json(manifest) });
+  const files = sink instanceof MemorySink ? dataPaths.map((p) => ({ path: p, content: sink.bytes(p) })) : [];
+  if (sink instanceof MemorySink) files.push({ path: MANIFEST_PATH, content: json(manifest) });
+  return { files, paths: dataPaths, manifest, problems };
 }
 
 /**
  * Adds files that are not data (the release history, /v1/meta, the bulk files: all derived from the records or
- * about them) after the data version was taken, and counts them in the manifest.
+ * about them) after the data version was taken, and counts them, with any put into the sink since, in the manifest.
  */
-export function withFiles(emission: Emission, extra: EmittedFile[]): Emission {
-  const manifest: Manifest = { ...emission.manifest, files: emission.manifest.files + extra.length };
-  const files = [...emission.files.filter((f) => f.path !== MANIFEST_PATH), ...extra, { path: MANIFEST_PATH, content: JSON.stringify(manifest) }];
-  return { ...emission, files, manifest };
+export function withFiles(manifest: Manifest, extra: Iterable<EmittedFile>, sink: FileSink): Manifest {
+  for (const file of extra) sink.put(file);
+  // Every file put so far: the data files, the manifest, and the files put since the data version was taken.
+  const counted: Manifest = { ...manifest, files: sink.paths.length };
+  sink.put({ path: MANIFEST_PATH, content: JSON.stringify(counted) });
+  return counted;
 }
 
-const digest = (text: string) => createHash("sha256").update(text).digest("hex").slice(0, 16);
+const digest = (text: string) => sha256Hex(text).slice(0, 16);
 
 /**
  * Key -> digest of everything published about the record (build/records.ts publishedRecords): a detail record's
  * text as the emit stage wrote it, with its requirements; a list item's for a resource without detail records.
  */
-function recordDigests(resource: ResourceRecords): Record<string, string> {
+function recordDigests(resource: ResourceRecords, children: Map<string, string>): Record<string, string> {
   const digests: Record<string, string> = {};
   if (resource.detail) {
-    const children = new Map((resource.children?.byKey ?? []).map(({ key, items }) => [key, JSON.stringify(items)]));
     for (const { key, record } of resource.detail.records) digests[key] = digest(recordText(record) + (children.get(key) ?? ""));
     return digests;
   }
   for (const { key, fields } of publishedRecords(resource)) digests[key] = digest(JSON.stringify(fields));
   return digests;
-}
-
-/** Writes the files under `folder` (which must be new and empty), a few at a time. */
-export async function writeFiles(folder: string, files: EmittedFile[]): Promise<void> {
-  const directories = new Set(files.map((f) => path.dirname(path.join(folder, f.path))));
-  for (const directory of [...directories].sort()) await mkdir(directory, { recursive: true });
-  const queue = [...files];
-  const writers = Array.from({ length: 16 }, async () => {
-    for (let file = queue.pop(); file; file = queue.pop()) await writeFile(path.join(folder, file.path), file.content);
-  });
-  await Promise.all(writers);
 }

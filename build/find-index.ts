@@ -7,7 +7,7 @@ import { paths, type FindIndexManifest, type Manifest } from "../lib/layout.ts";
 import { searchKey } from "../lib/text.ts";
 import { columnsRead } from "../schema/query.ts";
 import { RESOURCES, type ResourceDefinition } from "../schema/resources.ts";
-import type { EmittedFile } from "./emit.ts";
+import type { EmittedFile, FileSink } from "./emit.ts";
 import { fieldsMatched } from "./bursaries.ts";
 import type { Bursary, Model } from "./link.ts";
 import type { Problem } from "./problems.ts";
@@ -126,8 +126,9 @@ function encode(name: string, values: unknown[]): Column {
 
 export type FindIndexes = { files: EmittedFile[]; manifest: Record<string, FindIndexManifest>; problems: Problem[] };
 
-/** The find index files of every paginated list, and their manifest entries (sizes in bytes). */
-export function findIndexFiles(resources: ResourceRecords[], model: Model, rowsPerPart = FIND_ROWS_PER_PART): FindIndexes {
+/** The find index files of every paginated list, and their manifest entries (sizes in bytes). With `sink`, each
+ * file is put there as it is made instead of being returned in `files`. */
+export function findIndexFiles(resources: ResourceRecords[], model: Model, rowsPerPart = FIND_ROWS_PER_PART, sink?: FileSink): FindIndexes {
   const files: EmittedFile[] = [];
   const manifest: Record<string, FindIndexManifest> = {};
   const problems: Problem[] = [];
@@ -184,7 +185,8 @@ export function findIndexFiles(resources: ResourceRecords[], model: Model, rowsP
       const content = JSON.stringify(part);
       const bytes = Buffer.byteLength(content);
       const path = paths.findIndex(resource.name, p);
-      files.push({ path, content });
+      if (sink) sink.put({ path, content });
+      else files.push({ path, content });
       entry.parts.push({ path, offset: from, rows: slice.length, bytes });
       entry.bytes += bytes;
     }

@@ -18,15 +18,14 @@ import type { ExampleSource } from "../schema/operations.ts";
 import type { EmittedFile } from "./emit.ts";
 
 /** Examples read from the emitted data files, the way the Worker reads them. */
-function examplesFrom(files: EmittedFile[], manifest: Manifest, today: string): ExampleSource {
-  const byPath = new Map(files.map((f) => [f.path, f.content]));
+function examplesFrom(text: (path: string) => string | undefined, manifest: Manifest, today: string): ExampleSource {
   const read = <T>(file: string): T | null => {
-    const content = byPath.get(file);
+    const content = text(file);
     return content === undefined ? null : (JSON.parse(content) as T);
   };
   const listItems = (resource: string, count: number) => {
     const entry = manifest.resources[resource];
-    const chunk = entry?.list && entry.list.chunks > 0 ? byPath.get(paths.listChunk(resource, 0)) : undefined;
+    const chunk = entry?.list && entry.list.chunks > 0 ? text(paths.listChunk(resource, 0)) : undefined;
     const items = chunk === undefined ? [] : chunkItems<Record<string, unknown>>(chunk);
     return { items: items.slice(0, count), total: entry?.total ?? 0 };
   };
@@ -36,7 +35,7 @@ function examplesFrom(files: EmittedFile[], manifest: Manifest, today: string): 
     detail(resource, key) {
       const storage = manifest.resources[resource]?.detail;
       if (storage?.kind !== "buckets") return read(paths.detail(resource, key));
-      const bucket = byPath.get(paths.bucket(resource, bucketOf(key, storage.count)));
+      const bucket = text(paths.bucket(resource, bucketOf(key, storage.count)));
       const record = bucket === undefined ? undefined : bucketRecords(bucket)[key];
       return record === undefined ? null : { data: record };
     },
@@ -108,9 +107,12 @@ async function rendererFiles(): Promise<EmittedFile[]> {
   );
 }
 
-/** The public documents of this build, one per entry of PUBLIC_DOCUMENTS. */
-export async function publicDocuments(data: { files: EmittedFile[]; manifest: Manifest }, today: string): Promise<EmittedFile[]> {
-  const document = await openApiDocument({ examples: examplesFrom(data.files, data.manifest, today) });
+/** The public documents of this build, one per entry of PUBLIC_DOCUMENTS; `text` reads the build's emitted files. */
+export async function publicDocuments(
+  data: { text: (path: string) => string | undefined; manifest: Manifest },
+  today: string,
+): Promise<EmittedFile[]> {
+  const document = await openApiDocument({ examples: examplesFrom(data.text, data.manifest, today) });
   const files: EmittedFile[] = [
     { path: OPENAPI_PATH, content: JSON.stringify(document) },
     { path: `${DOCS_PATH}/index.html`, content: docsPage() },

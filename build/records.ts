@@ -16,8 +16,9 @@ export type DetailRecord<D = unknown> = { key: string; record: D };
 export type ResourceRecords<N extends ResourceName = ResourceName> = N extends ResourceName
   ? {
       name: N;
-      /** Paginated list: the list items in their documented order. */
-      list?: { schema: z.ZodType<StoredItemOf<N>>; items: StoredItemOf<N>[] };
+      /** Paginated list: the list items in their documented order; `parsed` when each item is the list schema's output
+       * (so already checked against it: the emit stage does not check it again). */
+      list?: { schema: z.ZodType<StoredItemOf<N>>; items: StoredItemOf<N>[]; parsed?: true };
       /** Unpaginated list (subjects, provinces): served whole with meta {total}. */
       whole?: { schema: z.ZodType<StoredItemOf<N>>; items: StoredItemOf<N>[] };
       /** Detail documents by their path key (slug or id). */
@@ -199,7 +200,7 @@ function collection<N extends ResourceName>(
 ): ResourceRecords<N> {
   return {
     name,
-    list: { schema: listSchema, items: records.map(({ record }) => listSchema.parse(record)) },
+    list: { schema: listSchema, items: records.map(({ record }) => listSchema.parse(record)), parsed: true },
     detail: { schema: detailSchema, records },
   } as ResourceRecords<N>;
 }
@@ -289,7 +290,13 @@ export function publishedRecords(resource: ResourceRecords): PublishedRecord[] {
   return items.map((fields) => ({ key: typeof fields.slug === "string" ? fields.slug : String(fields.id), fields }));
 }
 
-const TEXTS = new WeakMap<object, string>();
+let TEXTS = new WeakMap<object, string>();
+
+/** Drops the texts recordText kept: the build calls it once the files that use them are written (at national scale
+ * they are tens of MiB the later stages have no use for). */
+export function forgetRecordTexts(): void {
+  TEXTS = new WeakMap();
+}
 
 /** A record's JSON text, made once per record object: the emit stage (its file or bucket, its digest) and the bulk
  * files (its NDJSON line) all need it. */

@@ -1,12 +1,21 @@
 // npm run build [-- options]: sources/ -> dist/ (build/index.ts), with the summary and coverage table.
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { defaultBuildOptions, formatSummary, runBuild, WARNINGS_FILE, writeWarningsFile, type BuildOptions } from "../build/index.ts";
+import {
+  defaultBuildOptions,
+  formatSummary,
+  formatTimings,
+  runBuild,
+  WARNINGS_FILE,
+  writeWarningsFile,
+  type BuildOptions,
+  type StageTiming,
+} from "../build/index.ts";
 import { runCommand, UsageError } from "../lib/cli.ts";
 import { isRealDate } from "../build/tables/cells.ts";
 import { ROOT } from "../lib/root.ts";
 
-const USAGE = `usage: npm run build -- [--sources DIR] [--imported DIR] [--out DIR] [--max-files N] [--today YYYY-MM-DD] [--conflicts FILE] [--release] [--verbose]
+const USAGE = `usage: npm run build -- [--sources DIR] [--imported DIR] [--out DIR] [--max-files N] [--today YYYY-MM-DD] [--conflicts FILE] [--release] [--verbose] [--timings]
 
 Builds dist/ from the CSV tables in sources/; a failed build leaves dist/ as it was.
   --sources DIR      the tables (default sources/)
@@ -19,11 +28,12 @@ Builds dist/ from the CSV tables in sources/; a failed build leaves dist/ as it 
                      building the project's own sources/, else none)
   --release          record a release when the records differ from the latest release (sources/releases/;
                      README "Releases and bulk files"): written only once the build is published
+  --timings          the wall time of each stage of the build (load, validate, ..., write, swap)
   --verbose          every warning with its details (without it: one line per kind of warning with its
                      count, and the details in ${WARNINGS_FILE})
   --help             this text`;
 
-function optionsOf(argv: string[]): (Partial<BuildOptions> & { verbose: boolean }) | "help" {
+function optionsOf(argv: string[]): (Partial<BuildOptions> & { verbose: boolean; showTimings: boolean }) | "help" {
   const { values } = parseArgs({
     args: argv,
     options: {
@@ -34,12 +44,13 @@ function optionsOf(argv: string[]): (Partial<BuildOptions> & { verbose: boolean 
       today: { type: "string" },
       conflicts: { type: "string" },
       verbose: { type: "boolean", default: false },
+      timings: { type: "boolean", default: false },
       release: { type: "boolean", default: false },
       help: { type: "boolean", default: false },
     },
   });
   if (values.help) return "help";
-  const overrides: Partial<BuildOptions> & { verbose: boolean } = { verbose: values.verbose };
+  const overrides: Partial<BuildOptions> & { verbose: boolean; showTimings: boolean } = { verbose: values.verbose, showTimings: values.timings };
   if (values.release) overrides.release = new Date();
   if (values.sources) overrides.sourcesDir = path.resolve(values.sources);
   if (values.imported) overrides.importedDir = path.resolve(values.imported);
@@ -61,13 +72,15 @@ function optionsOf(argv: string[]): (Partial<BuildOptions> & { verbose: boolean 
 runCommand(USAGE, async (argv) => {
   const parsed = optionsOf(argv);
   if (parsed === "help") return console.log(USAGE);
-  const { verbose, ...overrides } = parsed;
+  const { verbose, showTimings, ...overrides } = parsed;
   const options = defaultBuildOptions(ROOT, overrides);
   console.log(
     `Building ${path.relative(ROOT, options.outDir) || options.outDir}/ from ${path.relative(ROOT, options.sourcesDir) || options.sourcesDir}/`,
   );
-  const result = await runBuild({ ...options, log: (line) => console.log(`  ${line}`) });
+  const stages: StageTiming[] = [];
+  const result = await runBuild({ ...options, log: (line) => console.log(`  ${line}`), ...(showTimings ? { timings: stages } : {}) });
   const warningsFile = verbose ? null : await writeWarningsFile(ROOT, result);
   console.log(formatSummary(result, { verbose, ...(warningsFile ? { warningsFile } : {}) }));
+  if (showTimings) console.log(["", "Time per stage (wall):", ...formatTimings(stages)].join("\n"));
   return result.ok ? 0 : 1;
 });

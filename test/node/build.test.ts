@@ -1,10 +1,10 @@
 import { spawnSync } from "node:child_process";
-import { mkdir, readFile, rename, rm, symlink, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, rename, rm, symlink, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { MAX_CELL_LENGTH } from "../../build/load.ts";
 import { formatProblem } from "../../build/problems.ts";
-import { defaultBuildOptions, runBuild, type BuildOptions, type BuildResult } from "../../build/index.ts";
+import { defaultBuildOptions, formatTimings, runBuild, type BuildOptions, type BuildResult, type StageTiming } from "../../build/index.ts";
 import { recoverInterruptedPublish } from "../../build/publish.ts";
 import { insideBox, PROVINCE_BOXES, PROVINCE_MARGIN_DEGREES, type ProvinceId } from "../../importers/coordinates.ts";
 import * as api from "../../schema/api.ts";
@@ -313,6 +313,57 @@ describe("a broken build", () => {
     const result = await runBuild(await curatedOptions({ maxFiles: 10 }));
     expect(result.ok).toBe(false);
     if (!result.ok) expect(result.problems[0]?.expected).toMatch(/at most 10 files/);
+  });
+
+  // The emit stage writes each file into a staging folder as it makes it (issue 31: the build no longer holds every
+  // file's text): a problem found after files were written must still leave dist/ as it was, and no folder behind.
+  it("leaves the previous dist/ byte for byte and no staging folder when a check after the writes fails", async () => {
+    const opts = await curatedOptions();
+    expect((await runBuild(opts)).ok).toBe(true);
+    const before = await fingerprint(opts.outDir);
+    const parent = path.dirname(opts.outDir);
+    const siblings = await readdir(parent);
+    for (const overrides of [{ maxFiles: 10 }, { maxAssetBytes: 1_000 }]) {
+      const result = await runBuild({ ...opts, ...overrides });
+      expect(result.ok).toBe(false);
+      if (!result.ok) expect(result.problems[0]?.expected).toMatch(/at most 10 files|within Cloudflare's 25 MiB per asset/);
+      expect([...(await fingerprint(opts.outDir))]).toEqual([...before]);
+      expect(await readdir(parent)).toEqual(siblings);
+    }
+  });
+
+  it("reports each stage's wall and CPU time and RSS when asked (npm run build -- --timings)", async () => {
+    const timings: StageTiming[] = [];
+    const result = await runBuild({ ...(await curatedOptions()), timings });
+    expect(result.ok).toBe(true);
+    expect(timings.map((t) => t.stage)).toEqual([
+      "load",
+      "validate",
+      "link",
+      "conflicts report",
+      "records",
+      "find indexes",
+      "lay out",
+      "bulk files",
+      "releases",
+      "documents",
+      "writes settled",
+      "swap",
+    ]);
+    for (const t of timings) expect(t.seconds >= 0 && t.cpuSeconds >= 0 && t.rssMiB > 0).toBe(true);
+    expect(timings.reduce((sum, t) => sum + t.seconds, 0)).toBeLessThanOrEqual(result.seconds);
+    const lines = formatTimings(timings);
+    expect(lines[0]).toMatch(/stage +wall +CPU +share +RSS after/);
+    expect(lines.at(-1)).toMatch(/^ {2}total +\d+\.\d\d s +\d+\.\d\d s/);
+  });
+
+  it("removes its staging folder when the emit stage throws", async () => {
+    const opts = await curatedOptions();
+    const parent = path.dirname(opts.outDir);
+    const siblings = await readdir(parent);
+    // No records per bucket makes infinitely many buckets: the lay-out stage throws after the find indexes were written.
+    await expect(runBuild({ ...opts, recordsPerBucket: 0, bucketThreshold: 0 })).rejects.toThrow(/Invalid array length/);
+    expect(await readdir(parent)).toEqual(siblings);
   });
 });
 

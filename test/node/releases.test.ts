@@ -61,6 +61,15 @@ describe("release rules", () => {
     expect(planRelease(before, added).changes).toEqual([{ resource: "provinces", key: "a", change: "changed", fields: ["code"] }]);
   });
 
+  // The bench's synthetic 10x national build adds 300,000 records at once: the plan once spread them into one push()
+  // call, and the build died with "Maximum call stack size exceeded".
+  it("plans a change of hundreds of thousands of records", () => {
+    const many = Array.from({ length: 300_000 }, (_, i) => ({ id: `k${i}`, name: "N" }));
+    const plan = planRelease(fingerprintsOf([records("provinces", many)]), before);
+    expect(plan.changes).toHaveLength(300_000 + 2);
+    expect(plan.counts.provinces).toEqual({ total: 300_000, added: 300_000, removed: 2, changed: 0 });
+  });
+
   it("numbers a day's second release, and a first release is a baseline without changes", () => {
     const plan = planRelease(before, null);
     const first = newRelease([], plan, "0123456789abcdef", new Date("2026-11-28T08:00:00Z"));
