@@ -42,7 +42,15 @@ export default defineConfig({
   ],
   test: {
     include: ["test/worker/**/*.spec.ts"],
-    setupFiles: ["test/worker/properties.ts"],
+    // First the workaround of the pool's defect that made every call through `exports` slower than the one before
+    // (test/worker/pool-prototype.ts), then the property runs and seed.
+    setupFiles: ["test/worker/pool-prototype.ts", "test/worker/properties.ts"],
+    // One workerd per worker, not per test file, and the modules it imported (the Worker, its schemas and domain,
+    // jose, the OpenAPI contract) kept for the next file it runs: a fresh workerd per file spent 50 s of the
+    // suite's 100 s of CPU importing them again. The files share nothing they write: each request comes from a
+    // client address or token of its own (rate limits), and tests that change the Worker's environment pass their
+    // own copy to the handler. With the workaround above, the 18 files in two workerd processes took 33 s of CPU.
+    isolate: false,
     // A guard against a hung test, far above any test's time, not a verdict on its speed: vitest's default of 5 s
     // failed a property test (aps-compare.spec.ts) that takes about 3 s while another suite shared the two cores.
     testTimeout: 120_000,

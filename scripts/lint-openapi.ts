@@ -6,7 +6,6 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { runCommand, UsageError } from "../lib/cli.ts";
 import { ROOT } from "../lib/root.ts";
-import { describeProblems, lintOpenApi } from "../support/openapi-lint.ts";
 
 const USAGE = `usage: npm run lint:openapi -- [FILE]
 
@@ -19,6 +18,8 @@ runCommand(USAGE, async (argv) => {
   if (values.help) return console.log(USAGE);
   if (positionals.length > 1) throw new UsageError("name at most one file");
   const file = path.resolve(positionals[0] ?? path.join(ROOT, "dist", "v1", "openapi.json"));
+  // Redocly is imported once the arguments are read: --help and a mistyped option answer without it.
+  const { describeProblems, lintOpenApi } = await import("../support/openapi-lint.ts");
   const problems = await lintOpenApi(await readFile(file, "utf8"), file);
   if (problems.length === 0) {
     console.log(`${path.relative(process.cwd(), file)}: no problems (Redocly recommended rules)`);

@@ -31,12 +31,14 @@ function stale(manifest: string): boolean {
   );
 }
 
-/** Builds .test-dist/ from the committed sources unless it is there and newer than everything it is built from
- * (force: always). */
-export async function prepareTestDataset(options: { force?: boolean; log?: (line: string) => void } = {}): Promise<void> {
+/** Builds .test-dist/ from the committed sources unless it is there and newer than everything it is built from. */
+export async function prepareTestDataset(options: { log?: (line: string) => void } = {}): Promise<void> {
   const manifest = path.join(TEST_DIST, "manifest.json");
-  if (!options.force && existsSync(manifest) && existsSync(BUILT_ON) && !stale(manifest)) return;
   const log = options.log ?? (() => {});
+  if (existsSync(manifest) && existsSync(BUILT_ON) && !stale(manifest)) {
+    log(".test-dist/ is newer than everything it is built from: kept");
+    return;
+  }
   log("the committed sources/, national tables included");
   const buildOptions = defaultBuildOptions(ROOT, { outDir: TEST_DIST });
   const result = await runBuild(buildOptions);

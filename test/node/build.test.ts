@@ -122,11 +122,10 @@ describe("a broken build", () => {
     subjects[4] = (subjects[4] ?? "").replace(/^([^,]+),([^,]+),/, "$1,,");
     await writeFile(path.join(sources, "subjects.csv"), subjects.join("\n"));
 
-    const cli = spawnSync(
-      process.execPath,
-      [path.join(ROOT, "node_modules/tsx/dist/cli.mjs"), "scripts/build.ts", "--sources", sources, "--out", opts.outDir],
-      { cwd: ROOT, encoding: "utf8" },
-    );
+    const cli = spawnSync(process.execPath, ["--import", "tsx", "scripts/build.ts", "--sources", sources, "--out", opts.outDir], {
+      cwd: ROOT,
+      encoding: "utf8",
+    });
     expect(cli.status).not.toBe(0);
     const report = cli.stdout;
     expect(report).toContain("Build failed");

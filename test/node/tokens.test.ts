@@ -24,7 +24,8 @@ async function cli(...args: string[]): Promise<{ code: number; stdout: string; s
   try {
     const { stdout, stderr } = await run(
       process.execPath,
-      [path.join(ROOT, "node_modules", "tsx", "dist", "cli.mjs"), path.join(ROOT, "scripts", "token.ts"), ...args],
+      // tsx as Node's loader, one process (its command line starts Node twice), as commands.test.ts runs commands.
+      ["--import", "tsx", path.join(ROOT, "scripts", "token.ts"), ...args],
       {
         cwd: ROOT,
         env: { ...process.env, TOKEN_SIGNING_KEY: JSON.stringify(key) },
