@@ -86,6 +86,9 @@
     const chosen = section.querySelector(".sa-edu-chosen");
     let latest = 0;
     let timer = null;
+    // The query whose answer is shown or on its way: typing then choosing a province asked the same question twice,
+    // and the second answer replaced the list under a reader's pointer, losing their click.
+    let asked = null;
 
     api("/v1/data/provinces")
       .then(({ data }) => province.append(...data.map((p) => el("option", { value: p.id }, p.name))))
@@ -105,9 +108,11 @@
     }
 
     async function search() {
+      clearTimeout(timer);
       const q = input.value.trim();
-      const request = ++latest;
       if (q.length < 2 && province.value === "") {
+        latest++;
+        asked = null;
         list.replaceChildren();
         say(status, "Type at least two letters of your school's name, or choose a province.");
         return;
@@ -115,6 +120,9 @@
       const query = new URLSearchParams({ per_page: "10" });
       if (q.length >= 2) query.set("q", q);
       if (province.value !== "") query.set("province", province.value);
+      if (query.toString() === asked) return;
+      asked = query.toString();
+      const request = ++latest;
       say(status, "Searching…");
       try {
         const { data, meta } = await api(`/v1/data/high-schools?${query}`);
@@ -145,7 +153,9 @@
               : `${meta.total} ${meta.total === 1 ? "school matches" : "schools match"}:`,
         );
       } catch (error) {
-        if (request === latest) fail(status, error);
+        if (request !== latest) return;
+        asked = null; // asking again may succeed
+        fail(status, error);
       }
     }
 

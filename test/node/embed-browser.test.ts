@@ -27,6 +27,8 @@ describe.skipIf(!chromiumPath)("the embed example in headless Chromium", () => {
   let page: BrowserSession["page"];
   /** Access-Control-Allow-Origin of every answer the page had from the API. */
   const allowedOrigins = new Set<string | null>();
+  /** The query strings of the page's requests for the high-schools list, in order. */
+  const schoolSearches: string[] = [];
 
   /** The API's own answer, asked from Node with a secret token. */
   async function ask<T>(pathAndQuery: string, body?: unknown): Promise<T> {
@@ -47,6 +49,10 @@ describe.skipIf(!chromiumPath)("the embed example in headless Chromium", () => {
     page = browser.page;
     page.on("response", (response) => {
       if (response.url().startsWith(`${server.base}/`)) allowedOrigins.add(response.headers()["access-control-allow-origin"] ?? null);
+    });
+    page.on("request", (request) => {
+      const url = new URL(request.url());
+      if (request.method() === "GET" && url.pathname === "/v1/data/high-schools") schoolSearches.push(url.search);
     });
   }, 120_000);
 
@@ -77,6 +83,10 @@ describe.skipIf(!chromiumPath)("the embed example in headless Chromium", () => {
     await picker.locator("select[name=province]").selectOption({ label: "Gauteng" });
     const status = picker.locator(".sa-edu-status");
     await expect.poll(() => visibleText(status), { timeout: 60_000 }).toBe(`${expected.meta.total} schools match; the first 10:`);
+    // Typing then choosing a province asks once: the typing timer's search of the same query would replace the list
+    // under the pointer (it lost a click before). Past the timer's 250 ms, nothing more may have been asked.
+    await page.waitForTimeout(750);
+    expect(schoolSearches.filter((search) => search.includes("q=hoerskool") && search.includes("province=gauteng"))).toHaveLength(1);
     const shown = await picker.locator(".sa-edu-schools .sa-edu-name").allInnerTexts();
     expect(shown).toEqual(expected.data.map((s) => s.name));
     for (const facts of await picker.locator(".sa-edu-schools .sa-edu-facts").allInnerTexts()) expect(facts).toMatch(/^Gauteng · EMIS \d+/);
