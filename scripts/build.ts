@@ -78,7 +78,12 @@ runCommand(USAGE, async (argv) => {
     `Building ${path.relative(ROOT, options.outDir) || options.outDir}/ from ${path.relative(ROOT, options.sourcesDir) || options.sourcesDir}/`,
   );
   const stages: StageTiming[] = [];
-  const result = await runBuild({ ...options, log: (line) => console.log(`  ${line}`), ...(showTimings ? { timings: stages } : {}) });
+  const result = await runBuild({
+    ...options,
+    removePreviousInBackground: true,
+    log: (line) => console.log(`  ${line}`),
+    ...(showTimings ? { timings: stages } : {}),
+  });
   const warningsFile = verbose ? null : await writeWarningsFile(ROOT, result);
   console.log(formatSummary(result, { verbose, ...(warningsFile ? { warningsFile } : {}) }));
   if (showTimings) console.log(["", "Time per stage (wall):", ...formatTimings(stages)].join("\n"));

@@ -1,7 +1,7 @@
 import { spawnSync } from "node:child_process";
 import { mkdir, readdir, readFile, rename, rm, symlink, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it, vi } from "vitest";
 import { MAX_CELL_LENGTH } from "../../build/load.ts";
 import { formatProblem } from "../../build/problems.ts";
 import { defaultBuildOptions, formatTimings, runBuild, type BuildOptions, type BuildResult, type StageTiming } from "../../build/index.ts";
@@ -374,6 +374,25 @@ describe("publishing", () => {
     await rename(opts.outDir, path.join(path.dirname(opts.outDir), ".dist-previous"));
     await recoverInterruptedPublish(opts.outDir);
     expect([...(await fingerprint(opts.outDir))]).toEqual([...before]);
+  });
+
+  it("removes the replaced output in the background when asked, and the next build finishes a removal cut short", async () => {
+    const opts = await curatedOptions({ removePreviousInBackground: true });
+    expect((await runBuild(opts)).ok).toBe(true);
+    const first = await fingerprint(opts.outDir);
+    expect((await runBuild(opts)).ok).toBe(true);
+    expect([...(await fingerprint(opts.outDir))]).toEqual([...first]);
+    const parent = path.dirname(opts.outDir);
+    const leftovers = async () => (await readdir(parent)).filter((entry) => entry.startsWith(".dist-"));
+    // The detached rm's own pace, not a verdict on speed: the bound only stops a hung test.
+    await vi.waitFor(async () => expect(await leftovers()).toEqual([]), { timeout: 60_000, interval: 50 });
+
+    // A removal killed half way leaves its folder; the next build's recovery removes it and keeps dist/.
+    await mkdir(path.join(parent, ".dist-removed-abc123", "output", "v1"), { recursive: true });
+    await writeFile(path.join(parent, ".dist-removed-abc123", "output", "v1", "x.json"), "{}");
+    await recoverInterruptedPublish(opts.outDir);
+    expect(await leftovers()).toEqual([]);
+    expect([...(await fingerprint(opts.outDir))]).toEqual([...first]);
   });
 });
 
