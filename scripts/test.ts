@@ -8,7 +8,7 @@ import { performance } from "node:perf_hooks";
 import { parseArgs } from "node:util";
 import { runCommand } from "../lib/cli.ts";
 import { WRANGLER_OFFLINE_ENV } from "../lib/wrangler-env.ts";
-import { prepareTestDataset, ROOT } from "../support/test-dataset.ts";
+import { DATASET_PREPARED_ENV, prepareTestDataset, ROOT } from "../support/test-dataset.ts";
 import { filesNotStarted, poolFailedToStart } from "../support/vitest-output.ts";
 
 const USAGE = `usage: npm test
@@ -26,7 +26,11 @@ const bin = (name: string, file: string) => path.join(ROOT, "node_modules", name
 /** Runs node with args, showing its output as it comes (each line after `label`, when given) and keeping it. */
 function runShowing(args: string[], label = ""): Promise<{ ok: boolean; output: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, ...WRANGLER_OFFLINE_ENV } });
+    const child = spawn(process.execPath, args, {
+      cwd: ROOT,
+      stdio: ["ignore", "pipe", "pipe"],
+      env: { ...process.env, ...WRANGLER_OFFLINE_ENV, [DATASET_PREPARED_ENV]: "1" },
+    });
     let output = "";
     const show = (stream: NodeJS.WriteStream) => {
       let partial = "";

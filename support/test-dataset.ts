@@ -31,10 +31,16 @@ function stale(manifest: string): boolean {
   );
 }
 
-/** Builds .test-dist/ from the committed sources unless it is there and newer than everything it is built from. */
+/** Set by npm test for its two suites once it has prepared the data set: a file edited while they run must not make a
+ * test file rebuild .test-dist/ under the other suite's server, whose answers would then be 500s. */
+export const DATASET_PREPARED_ENV = "EDU_TEST_DATASET_PREPARED";
+
+/** Builds .test-dist/ from the committed sources unless it is there and newer than everything it is built from (or
+ * npm test prepared it for this run). */
 export async function prepareTestDataset(options: { log?: (line: string) => void } = {}): Promise<void> {
   const manifest = path.join(TEST_DIST, "manifest.json");
   const log = options.log ?? (() => {});
+  if (process.env[DATASET_PREPARED_ENV] === "1" && existsSync(manifest) && existsSync(BUILT_ON)) return;
   if (existsSync(manifest) && existsSync(BUILT_ON) && !stale(manifest)) {
     log(".test-dist/ is newer than everything it is built from: kept");
     return;
