@@ -4,11 +4,11 @@
 import { describe, expect, it, vi } from "vitest";
 import { deprecationHeaders, deprecationProblems, NOTICE_DAYS, type Deprecation } from "../../domain/deprecation.ts";
 import worker from "../../functions/index.ts";
-import type { Env } from "../../functions/env.ts";
 import { openApiDocument } from "../../schema/openapi.ts";
 import { OPERATIONS } from "../../schema/operations.ts";
-import { newSigningKey, publicJwk } from "../../support/signing-keys.ts";
+import { newSigningKey } from "../../support/signing-keys.ts";
 import { signToken } from "../../support/tokens.ts";
+import { fakeWorkerEnv } from "../support/worker-env.ts";
 
 const RETIRING = vi.hoisted((): Deprecation => ({ since: "2027-01-01", sunset: "2027-07-01", successor: "/v1/meta" }));
 
@@ -37,17 +37,7 @@ describe("the deprecation policy", () => {
 
   it("answers the fixture through the Worker with the headers, and the document marks it deprecated", async () => {
     const key = await newSigningKey("deprecation-test");
-    const limiter = { limit: async () => ({ success: true }) };
-    const limits = { limit: 1000, period: 60 };
-    const env = {
-      ASSETS: { fetch: async () => new Response(JSON.stringify({ data: {} })) },
-      TOKEN_JWKS: JSON.stringify({ keys: [publicJwk(key)] }),
-      TOKEN_ENV: "test",
-      CORS_ORIGINS: "*",
-      RATE_LIMIT_SECRET: limiter,
-      RATE_LIMIT_ANONYMOUS: limiter,
-      RATE_LIMITS: { secret: limits, anonymous: limits },
-    } as unknown as Env;
+    const env = fakeWorkerEnv(key, async () => new Response(JSON.stringify({ data: {} })));
     const token = await signToken({ scopes: [], env: "test", expiresInSeconds: 600, sub: "deprecation-test" }, key);
     const headers = { authorization: `Bearer ${token}`, "cf-connecting-ip": "192.0.2.1" };
     const old = await worker.fetch(new Request("http://127.0.0.1/v1/meta-old", { headers }), env);

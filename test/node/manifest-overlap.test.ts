@@ -3,9 +3,9 @@
 // with a fake ASSETS binding and rate limiter that log the order of their calls.
 import { describe, expect, it } from "vitest";
 import worker from "../../functions/index.ts";
-import type { Env } from "../../functions/env.ts";
-import { newSigningKey, publicJwk } from "../../support/signing-keys.ts";
+import { newSigningKey } from "../../support/signing-keys.ts";
 import { signToken } from "../../support/tokens.ts";
+import { fakeWorkerEnv } from "../support/worker-env.ts";
 
 const MANIFEST = { data_version: "v1", resources: {}, files: 0, bytes: 0 };
 
@@ -17,23 +17,16 @@ function fakeEnv(key: Awaited<ReturnType<typeof newSigningKey>>, manifest: unkno
       return { success: true };
     },
   };
-  const limits = { limit: 1000, period: 60 };
-  const env = {
-    ASSETS: {
-      fetch: async (request: Request) => {
-        const path = new URL(request.url).pathname;
-        calls.push(`read ${path}`);
-        if (path === "/manifest.json" && manifest !== null) return new Response(JSON.stringify(manifest));
-        return new Response(null, { status: 404 });
-      },
+  const env = fakeWorkerEnv(
+    key,
+    async (request) => {
+      const path = new URL(request.url).pathname;
+      calls.push(`read ${path}`);
+      if (path === "/manifest.json" && manifest !== null) return new Response(JSON.stringify(manifest));
+      return new Response(null, { status: 404 });
     },
-    TOKEN_JWKS: JSON.stringify({ keys: [publicJwk(key)] }),
-    TOKEN_ENV: "test",
-    CORS_ORIGINS: "*",
-    RATE_LIMIT_SECRET: limiter,
-    RATE_LIMIT_ANONYMOUS: limiter,
-    RATE_LIMITS: { secret: limits, anonymous: limits },
-  } as unknown as Env;
+    limiter,
+  );
   return { env, calls };
 }
 
