@@ -288,6 +288,7 @@ async function emitInto(
   );
   timed("lay out");
   const history = await readHistory(options.sourcesDir);
+  timed("release history read");
   // Each bulk file is written a part at a time (a national one is tens of MiB); withFiles counts them.
   const bulkProblems: Problem[] = [];
   for (const file of bulkFiles(records)) {

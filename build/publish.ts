@@ -3,7 +3,7 @@
 // finds the previous output parked beside it and puts it back before doing anything else.
 import { spawn, spawnSync } from "node:child_process";
 import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } from "node:fs";
-import { mkdtemp, rename, rm, stat, readdir, writeFile } from "node:fs/promises";
+import { mkdtemp, readdir, rename, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { EmittedFile, FileSink } from "./emit.ts";
 
@@ -27,11 +27,11 @@ function removedPrefix(outDir: string) {
 export async function recoverInterruptedPublish(outDir: string): Promise<void> {
   const parked = parkedName(outDir);
   if (!(await exists(outDir)) && (await exists(parked))) await rename(parked, outDir);
-  await rm(parked, { recursive: true, force: true });
+  if (await exists(parked)) removeFolder(parked);
   const parent = path.dirname(outDir);
   const prefixes = [`.${path.basename(outDir)}-staging-`, removedPrefix(outDir)];
   for (const entry of await readdir(parent).catch(() => [] as string[])) {
-    if (prefixes.some((prefix) => entry.startsWith(prefix))) await rm(path.join(parent, entry), { recursive: true, force: true });
+    if (prefixes.some((prefix) => entry.startsWith(prefix))) removeFolder(path.join(parent, entry));
   }
 }
 

@@ -14,9 +14,9 @@ import { filesNotStarted, poolFailedToStart } from "../support/vitest-output.ts"
 const USAGE = `usage: npm test
 
 Type-checks (tsc: the project, then the Worker on its own) while it builds the test data set (.test-dist/)
-from the committed sources (when it is missing or older than a file it is built from) and then runs the plain-Node suite (vitest.node.config.ts) and the workerd suite
-(vitest.worker.config.ts) side by side, their lines marked [tsc], [data], [node] and [workerd]; every step runs
-even if another failed. Prints the time of each. Exit code 1 if any failed. When workerd's test pool could not
+from the committed sources (when it is missing or older than a file it is built from), and then runs the
+plain-Node suite (vitest.node.config.ts) and the workerd suite (vitest.worker.config.ts) side by side, their
+lines marked [tsc], [data], [node] and [workerd]; every step runs even if another failed. Prints the time of each. Exit code 1 if any failed. When workerd's test pool could not
 start a test file and nothing else went wrong, that file never ran: it is run then, once, and npm test says so
 (README, Tests).
   --help   this text`;

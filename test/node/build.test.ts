@@ -343,6 +343,7 @@ describe("a broken build", () => {
       "records",
       "find indexes",
       "lay out",
+      "release history read",
       "bulk files",
       "releases",
       "documents",
