@@ -287,6 +287,9 @@ async function emitInto(
     sink,
   );
   timed("lay out");
+  // Read from the records' texts, while the emit stage still keeps them (forgetRecordTexts, below).
+  const fingerprints = fingerprintsOf(records);
+  timed("fingerprints");
   const history = await readHistory(options.sourcesDir);
   timed("release history read");
   // Each bulk file is written a part at a time (a national one is tens of MiB); withFiles counts them.
@@ -300,7 +303,7 @@ async function emitInto(
   const problems = [...emission.problems, ...find.problems, ...history.problems, ...bulkProblems];
   if (problems.length > 0) return { ok: false, problems };
   const dataVersion = emission.manifest.data_version;
-  const plan = planRelease(fingerprintsOf(records), history.history.fingerprints);
+  const plan = planRelease(fingerprints, history.history.fingerprints);
   const made = options.release && !plan.unchanged ? newRelease(history.history.releases, plan, dataVersion, options.release) : null;
   // Cut to the retention period here too: a history committed with releases past it still serves only 400 days.
   const releases = retain(made ? [made, ...history.history.releases] : history.history.releases).kept;

@@ -270,6 +270,9 @@ export function resourceRecords(model: Model, schemes: Map<string, ApsScheme>, v
   ];
 }
 
+/** The field a detail record's children are published under (a qualification's requirements). */
+export const CHILDREN_FIELD = "requirements";
+
 /** One record as a partner sees it: its key, and its published fields (for a qualification, with its requirements). */
 export type PublishedRecord = { key: string; fields: Record<string, unknown> };
 
@@ -283,7 +286,7 @@ export function publishedRecords(resource: ResourceRecords): PublishedRecord[] {
     const children = resource.children ? new Map(resource.children.byKey.map(({ key, items }) => [key, items])) : null;
     return resource.detail.records.map(({ key, record }) => ({
       key,
-      fields: children ? { ...(record as Record<string, unknown>), requirements: children.get(key) ?? [] } : (record as Record<string, unknown>),
+      fields: children ? { ...(record as Record<string, unknown>), [CHILDREN_FIELD]: children.get(key) ?? [] } : (record as Record<string, unknown>),
     }));
   }
   const items = (resource.list?.items ?? resource.whole?.items ?? []) as Record<string, unknown>[];

@@ -343,6 +343,7 @@ describe("a broken build", () => {
       "records",
       "find indexes",
       "lay out",
+      "fingerprints",
       "release history read",
       "bulk files",
       "releases",

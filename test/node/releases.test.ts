@@ -6,10 +6,21 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { assembleModel, defaultBuildOptions, runBuild, type BuildResult } from "../../build/index.ts";
 import { readHistory } from "../../build/release-history.ts";
-import { resourceRecords } from "../../build/records.ts";
+import { publishedRecords, resourceRecords } from "../../build/records.ts";
 import { todayInJohannesburg } from "../../lib/dates.ts";
 import { ROOT } from "../../lib/root.ts";
-import { fingerprintsOf, newRelease, nextReleaseId, planRelease, retain, type Fingerprints } from "../../build/releases.ts";
+import {
+  fieldDigest,
+  fieldHashesOfText,
+  fingerprintsOf,
+  newRelease,
+  nextReleaseId,
+  planRelease,
+  retain,
+  type Fingerprints,
+} from "../../build/releases.ts";
+import { fnv1a32 } from "../../lib/buckets.ts";
+import fc from "fast-check";
 import type { ResourceRecords } from "../../build/records.ts";
 import type { Principal } from "../../functions/authenticate.ts";
 import { dispatch, manifestReader } from "../../functions/dispatch.ts";
@@ -23,6 +34,39 @@ import { SCOPES } from "../../domain/scopes.ts";
 import { ReleaseFile } from "../../schema/releases.ts";
 
 const records = (name: string, items: Record<string, unknown>[]) => ({ name, whole: { schema: null, items } }) as unknown as ResourceRecords;
+
+describe("field digests", () => {
+  // The fingerprints take each field's hash inside the record's JSON text; the committed history was digested field
+  // by field (fieldDigest: FNV-1a over JSON.stringify of the value), and a digest that differed would mark every
+  // record changed.
+  it("hash each field's text inside the object's text as they would hash the field's own JSON", () => {
+    const key = fc.string().filter((k) => k !== "__proto__");
+    fc.assert(
+      fc.property(fc.dictionary(key, fc.jsonValue()), (object) => {
+        const hashes = new Map<string, number>();
+        const text = JSON.stringify(object);
+        if (!fieldHashesOfText(text, hashes)) return Object.keys(object).some((k) => JSON.stringify(k).includes("\\"));
+        const expected = new Map(Object.entries(object).map(([k, v]) => [k, fnv1a32(JSON.stringify(v))]));
+        expect(hashes).toEqual(expected);
+        return true;
+      }),
+    );
+  });
+
+  it("are what digesting each field of the committed sources' records apart gives", async () => {
+    const assembly = await assembleModel(defaultBuildOptions(ROOT));
+    if (!assembly.ok) throw new Error("the committed sources do not build");
+    const resources = resourceRecords(assembly.model, assembly.schemes, assembly.variants);
+    const fingerprints = fingerprintsOf(resources);
+    for (const resource of resources) {
+      const { fields, records } = fingerprints[resource.name] ?? { fields: [], records: new Map() };
+      for (const { key, fields: record } of publishedRecords(resource)) {
+        const apart = fields.map((name) => (name in record ? fieldDigest(record[name]) : "------")).join("");
+        expect(records.get(key), `${resource.name} ${key}`).toBe(apart);
+      }
+    }
+  });
+});
 
 describe("release rules", () => {
   const before: Fingerprints = fingerprintsOf([
