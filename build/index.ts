@@ -56,8 +56,9 @@ export type BuildOptions = {
   release?: Date;
   /** Stage only: write the new output beside outDir and return its folder without swapping it in. */
   stageOnly?: boolean;
-  /** Remove the replaced output in the background instead of before returning (publish.ts swapIn; npm run build). */
-  removePreviousInBackground?: boolean;
+  /** Keep the replaced output beside outDir for the next build to write over in place instead of removing it
+   * (publish.ts swapIn and StagingFolder; npm run build). */
+  recyclePrevious?: boolean;
   log?: (line: string) => void;
   /** When given, each stage's wall time is appended to it as the build goes (npm run build -- --timings). */
   timings?: StageTiming[];
@@ -247,7 +248,7 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
     await staging.settled();
     timed("writes settled");
     if (options.stageOnly) return { ...done, seconds: seconds(), stagedAt: staging.folder };
-    await swapIn(staging.folder, options.outDir, { previous: options.removePreviousInBackground ? "background" : "remove" });
+    await swapIn(staging.folder, options.outDir, { previous: options.recyclePrevious ? "recycle" : "remove" });
     timed("swap", true);
     log(`publish   ${path.relative(options.root, options.outDir) || options.outDir}/ swapped in`);
     await recordPublishedRelease(options.sourcesDir, done);

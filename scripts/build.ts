@@ -80,7 +80,7 @@ runCommand(USAGE, async (argv) => {
   const stages: StageTiming[] = [];
   const result = await runBuild({
     ...options,
-    removePreviousInBackground: true,
+    recyclePrevious: true,
     log: (line) => console.log(`  ${line}`),
     ...(showTimings ? { timings: stages } : {}),
   });

@@ -1,11 +1,12 @@
 import { spawnSync } from "node:child_process";
+import { existsSync } from "node:fs";
 import { mkdir, readdir, readFile, rename, rm, symlink, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { MAX_CELL_LENGTH } from "../../build/load.ts";
 import { formatProblem } from "../../build/problems.ts";
 import { defaultBuildOptions, formatTimings, runBuild, type BuildOptions, type BuildResult, type StageTiming } from "../../build/index.ts";
-import { recoverInterruptedPublish } from "../../build/publish.ts";
+import { recoverInterruptedPublish, recycledName } from "../../build/publish.ts";
 import { insideBox, PROVINCE_BOXES, PROVINCE_MARGIN_DEGREES, type ProvinceId } from "../../importers/coordinates.ts";
 import * as api from "../../schema/api.ts";
 import { bucketOf } from "../../lib/buckets.ts";
@@ -378,23 +379,42 @@ describe("publishing", () => {
     expect([...(await fingerprint(opts.outDir))]).toEqual([...before]);
   });
 
-  it("removes the replaced output in the background when asked, and the next build finishes a removal cut short", async () => {
-    const opts = await curatedOptions({ removePreviousInBackground: true });
-    expect((await runBuild(opts)).ok).toBe(true);
-    const first = await fingerprint(opts.outDir);
-    expect((await runBuild(opts)).ok).toBe(true);
-    expect([...(await fingerprint(opts.outDir))]).toEqual([...first]);
+  it("writes over the output it replaced when asked to keep it, and ends with what a fresh build writes", async () => {
+    const opts = await curatedOptions({ recyclePrevious: true });
     const parent = path.dirname(opts.outDir);
-    const leftovers = async () => (await readdir(parent)).filter((entry) => entry.startsWith(".dist-"));
-    // The detached rm's own pace, not a verdict on speed: the bound only stops a hung test.
-    await vi.waitFor(async () => expect(await leftovers()).toEqual([]), { timeout: 60_000, interval: 50 });
+    const recycled = recycledName(opts.outDir);
+    expect((await runBuild(opts)).ok).toBe(true);
+    const fresh = await fingerprint(opts.outDir);
+    expect((await runBuild(opts)).ok).toBe(true);
+    expect([...(await fingerprint(opts.outDir))]).toEqual([...fresh]);
+    // The first build's output, kept for the next.
+    expect([...(await fingerprint(recycled))]).toEqual([...fresh]);
 
-    // A removal killed half way leaves its folder; the next build's recovery removes it and keeps dist/.
-    await mkdir(path.join(parent, ".dist-removed-abc123", "output", "v1"), { recursive: true });
-    await writeFile(path.join(parent, ".dist-removed-abc123", "output", "v1", "x.json"), "{}");
-    await recoverInterruptedPublish(opts.outDir);
-    expect(await leftovers()).toEqual([]);
-    expect([...(await fingerprint(opts.outDir))]).toEqual([...first]);
+    // What the next build must not keep: a file it does not write (in a folder of its own), and a file longer than
+    // the one it writes there.
+    await mkdir(path.join(recycled, "v1", "gone"), { recursive: true });
+    await writeFile(path.join(recycled, "v1", "gone", "x.json"), "{}");
+    await writeFile(path.join(recycled, "manifest.json"), "x".repeat(100_000));
+    expect((await runBuild(opts)).ok).toBe(true);
+    expect([...(await fingerprint(opts.outDir))]).toEqual([...fresh]);
+    expect(existsSync(path.join(opts.outDir, "v1", "gone"))).toBe(false);
+
+    // Never through a symbolic link: a kept output holding one is not written over, but replaced.
+    const outside = path.join(await tempDir("outside"), "file.txt");
+    cleanup.push(path.dirname(outside));
+    await writeFile(outside, "untouched");
+    await rm(path.join(recycled, "manifest.json"));
+    await symlink(outside, path.join(recycled, "manifest.json"));
+    expect((await runBuild(opts)).ok).toBe(true);
+    expect(await readFile(outside, "utf8")).toBe("untouched");
+    expect([...(await fingerprint(opts.outDir))]).toEqual([...fresh]);
+
+    // A failed build leaves dist/ as it was; only dist/ and the kept output remain beside it.
+    expect((await runBuild({ ...opts, maxFiles: 10 })).ok).toBe(false);
+    expect([...(await fingerprint(opts.outDir))]).toEqual([...fresh]);
+    expect((await readdir(parent)).filter((entry) => entry.startsWith(".dist-"))).toEqual([]);
+    expect((await runBuild(opts)).ok).toBe(true);
+    expect((await readdir(parent)).filter((entry) => entry.startsWith(".dist-"))).toEqual([path.basename(recycled)]);
   });
 });
 
