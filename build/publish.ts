@@ -3,7 +3,22 @@
 // finds the previous output parked beside it and puts it back before doing anything else.
 import { spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { close, closeSync, constants, ftruncate, ftruncateSync, mkdirSync, open, openSync, readFileSync, rmdirSync, rmSync, unlinkSync, write, writeSync } from "node:fs";
+import {
+  close,
+  closeSync,
+  constants,
+  ftruncate,
+  ftruncateSync,
+  mkdirSync,
+  open,
+  openSync,
+  readFileSync,
+  rmdirSync,
+  rmSync,
+  unlinkSync,
+  write,
+  writeSync,
+} from "node:fs";
 import { mkdtemp, readdir, rename, stat } from "node:fs/promises";
 import path from "node:path";
 import type { EmittedFile, FileSink } from "./emit.ts";
@@ -59,8 +74,8 @@ function writeInPlace(file: string, bytes: Buffer): Promise<void> {
       if (error) return reject(error);
       const done = (failure: Error | null) => close(fd, (closing) => (failure || closing ? reject(failure ?? closing) : resolve()));
       const from = (at: number): void => {
-        if (at >= bytes.length) return ftruncate(fd, bytes.length, done);
-        write(fd, bytes, at, bytes.length - at, null, (failure, written) => (failure ? done(failure) : from(at + written)));
+        if (at >= bytes.length) ftruncate(fd, bytes.length, done);
+        else write(fd, bytes, at, bytes.length - at, null, (failure, written) => (failure ? done(failure) : from(at + written)));
       };
       from(0);
     });
