@@ -3,6 +3,7 @@
 // Before any parsing, the bytes themselves: a file must be a regular file inside its folder (a symbolic link
 // out of sources/ is refused unread), and valid UTF-8 (the first bad byte is named by line and column, never
 // replaced by U+FFFD); after it, every cell must be free of control characters and at most MAX_CELL_LENGTH long.
+import { isUtf8 } from "node:buffer";
 import { lstat, readFile, realpath } from "node:fs/promises";
 import path from "node:path";
 import fg from "fast-glob";
@@ -44,24 +45,47 @@ export async function loadTables(
 ): Promise<{ tables: Map<string, RawTable>; problems: Problem[] }> {
   const problems: Problem[] = [];
   const tables = new Map<string, RawTable>();
-  for (const definition of definitions) {
-    const overrides = definition.imported && folders.imported !== undefined ? await filesMatching(definition.patterns, folders.imported) : [];
-    const files = overrides.length > 0 ? overrides : await filesMatching(definition.patterns, folders.sources);
-    const folder = overrides.length > 0 ? (folders.imported as string) : folders.sources;
+  // Every table's files are found and read at once, and parsed in order as their bytes arrive: one table's reads on
+  // the thread pool while the one before is parsed (read one after another, the build sat idle for a fifth of the
+  // stage). The reads are the only part done early; problems come in the same order as before.
+  const reads = definitions.map((definition) => readTable(definition, folders));
+  // Awaited in turn below; a read that fails before its turn must not count as an unhandled rejection meanwhile.
+  for (const read of reads) read.catch(() => {});
+  for (const [at, definition] of definitions.entries()) {
+    const { files } = await (reads[at] as Promise<TableFiles>);
     const rows: RawRow[] = [];
     let unreadable = false;
-    for (const file of files) {
+    for (const { file, outside, bytes } of files) {
       const shown = path.relative(folders.root, file) || file;
       const before = problems.length;
-      const outside = await outsideOf(folder, file);
       if (outside) problems.push({ file: shown, line: 1, expected: outside, fatal: true });
       // A national table has hundreds of thousands of rows: too many to spread into push().
-      else for (const row of await loadFile(file, shown, definition, problems)) rows.push(row);
+      else for (const row of loadFile(await (bytes as Promise<Buffer>), shown, definition, problems)) rows.push(row);
       if (problems.slice(before).some((p) => p.fatal)) unreadable = true;
     }
-    tables.set(definition.name, { definition, files: files.map((f) => path.relative(folders.root, f)), rows, unreadable });
+    tables.set(definition.name, { definition, files: files.map((f) => path.relative(folders.root, f.file)), rows, unreadable });
   }
   return { tables, problems };
+}
+
+/** A table's files, each with its bytes being read, or why it is refused unread (outsideOf). */
+type TableFiles = { files: { file: string; outside: string | null; bytes?: Promise<Buffer> }[] };
+
+async function readTable(definition: TableDefinition, folders: SourceFolders): Promise<TableFiles> {
+  const overrides = definition.imported && folders.imported !== undefined ? await filesMatching(definition.patterns, folders.imported) : [];
+  const files = overrides.length > 0 ? overrides : await filesMatching(definition.patterns, folders.sources);
+  const folder = overrides.length > 0 ? (folders.imported as string) : folders.sources;
+  return {
+    files: await Promise.all(
+      files.map(async (file) => {
+        const outside = await outsideOf(folder, file);
+        if (outside) return { file, outside };
+        const bytes = readFile(file);
+        bytes.catch(() => {});
+        return { file, outside, bytes };
+      }),
+    ),
+  };
 }
 
 /** The entries matching `patterns` in `folder`, sorted: files, and symbolic links of any kind (so that they are
@@ -111,6 +135,8 @@ function firstInvalidUtf8(bytes: Uint8Array): number {
 
 /** The text of a file's bytes, or the problem naming the line and column of its first byte that is not UTF-8. */
 function decodeUtf8(bytes: Uint8Array, shown: string): string | Problem {
+  // Node's own check first (native, a tenth of the time); the byte-by-byte walk only to name the bad byte.
+  if (isUtf8(bytes)) return new TextDecoder("utf-8").decode(bytes);
   const bad = firstInvalidUtf8(bytes);
   if (bad === -1) return new TextDecoder("utf-8").decode(bytes);
   const before = new TextDecoder("utf-8").decode(bytes.subarray(0, bad));
@@ -135,8 +161,8 @@ function headerOf(text: string): string[] {
   }
 }
 
-async function loadFile(file: string, shown: string, definition: TableDefinition, problems: Problem[]): Promise<RawRow[]> {
-  const decoded = decodeUtf8(await readFile(file), shown);
+function loadFile(file: Buffer, shown: string, definition: TableDefinition, problems: Problem[]): RawRow[] {
+  const decoded = decodeUtf8(file, shown);
   if (typeof decoded !== "string") {
     problems.push(decoded);
     return [];

@@ -13,9 +13,14 @@
 
 const COMBINING_MARKS = /\p{M}+/gu;
 const WORD = /[\p{L}\p{N}]+/gu;
+// biome-ignore lint/suspicious/noControlCharactersInRegex: every ASCII character, control characters included
+const ASCII = /^[\u0000-\u007f]*$/;
 
 /** Lower-cased, accents removed; the rest of the text (spaces, punctuation) is left as it was. */
 export function foldText(text: string): string {
+  // ASCII decomposes to itself and holds no marks: lower-casing is all folding does to it (most names, every query
+  // typed on a plain keyboard).
+  if (ASCII.test(text)) return text.toLowerCase();
   // Decomposed before lower-casing, since a compatibility form may stand for a capital ("ℌ" is "H"), and
   // again after it, since some capitals lower-case to a letter plus a combining mark ("İ" is "i̇"); the
   // marks are then removed along with every accent. Folding twice gives what folding once does.

@@ -74,6 +74,22 @@ describe("any Unicode at all", () => {
     );
   });
 
+  it("folds ASCII text (its shortcut: lower case only) as the full decomposition would", () => {
+    const fullFold = (text: string) =>
+      text
+        .normalize("NFKD")
+        .toLowerCase()
+        .normalize("NFKD")
+        .replace(/\p{M}+/gu, "");
+    fc.assert(
+      fc.property(fc.string({ unit: fc.integer({ min: 0, max: 0x7f }).map((code) => String.fromCharCode(code)), maxLength: 60 }), (text) => {
+        expect(foldText(text)).toBe(fullFold(text));
+      }),
+      { numRuns: runs(500) },
+    );
+    expect(foldText("Hoërskool")).toBe(fullFold("Hoërskool"));
+  });
+
   it("folding is idempotent: a folded name and a query folded again always compare equal", () => {
     fc.assert(
       fc.property(fc.string({ unit: "grapheme", maxLength: 40 }), (text) => {
