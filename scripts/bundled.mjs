@@ -1,10 +1,11 @@
 // node scripts/bundled.mjs ENTRY.ts [ARG ...]: runs a TypeScript entry point as one ES module that esbuild
-// bundled from our own modules (packages stay imports, resolved from node_modules as usual), kept in
-// node_modules/.cache/ and bundled again only when one of its files changed.
+// bundled from it, our modules and the packages they import, kept in node_modules/.cache/ and bundled again only
+// when one of its files changed.
 //
 // Why: through tsx's loader every module the build loads, ours and each of zod's, is resolved and transformed
-// on a hook thread, about 0.4 s before the build's first line runs; the bundle loads in a tenth of that
-// (npm run build, README "Benchmarks"). Plain JavaScript, since it runs before anything could load TypeScript.
+// on a hook thread, about 0.4 s before the build's first line runs; one bundled module loads in a fraction of that
+// (npm run build, README "The build"). Plain JavaScript, since it runs before anything could load TypeScript.
+// For pure-JavaScript packages only (the build's: zod, csv-parse, fast-glob): a native addon cannot be bundled.
 //
 // Each module keeps its own import.meta.url (a bundle would otherwise give every module the bundle's), so
 // code that finds files relative to itself (lib/root.ts) behaves as it does under tsx.
@@ -15,7 +16,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 /** Bumped when the bundle's options change, so no bundle made with the old ones is used. */
-const FORMAT = 1;
+const FORMAT = 2;
 const cacheDir = process.env.EDU_BUNDLE_CACHE ?? path.join(ROOT, "node_modules", ".cache", "sa-edu-data-api");
 
 const [entryArg, ...args] = process.argv.slice(2);
@@ -71,7 +72,8 @@ async function rebundle() {
     platform: "node",
     format: "esm",
     target: `node${process.versions.node.split(".")[0]}`,
-    packages: "external",
+    // The packages' CommonJS modules (fast-glob's) call require, which an ES module lacks.
+    banner: { js: 'import { createRequire as bundledRequire } from "node:module"; const require = bundledRequire(import.meta.url);' },
     sourcemap: "linked",
     write: false,
     metafile: true,
