@@ -189,8 +189,8 @@ export function prospectusDocumentPath(p: Pick<Prospectus, "university_slug" | "
 }
 
 /**
- * A paginated collection whose list items are its detail records cut down by the list schema (zod keeps
- * the list schema's fields, in its order), so no field is written twice.
+ * A paginated collection whose list items are its detail records cut down to the list schema's fields (in its
+ * order), so no field is written twice.
  */
 function collection<N extends ResourceName>(
   name: N,
@@ -200,9 +200,43 @@ function collection<N extends ResourceName>(
 ): ResourceRecords<N> {
   return {
     name,
-    list: { schema: listSchema, items: records.map(({ record }) => listSchema.parse(record)), parsed: true },
+    list: { schema: listSchema, items: listItems(records, detailSchema, listSchema), parsed: true },
     detail: { schema: detailSchema, records },
   } as ResourceRecords<N>;
+}
+
+/** Schema kinds whose output can differ from their input (a default filled in, a value transformed). */
+const REWRITING = new Set(["default", "prefault", "pipe", "transform", "catch"]);
+
+/**
+ * Each detail record cut down to the list schema's fields. Where every list field that a record holds has the very
+ * schema its detail field has (the list schemas share them: schema/api.ts), the emit stage's check of the detail
+ * record checks the item too, and the fields are picked as they are; otherwise the list schema parses the record
+ * (which also checks it). Parsing every record had cost a tenth of a second of the build for the same items.
+ */
+export function listItems<N extends ResourceName>(
+  records: DetailRecord<DetailRecordOf<N>>[],
+  detailSchema: z.ZodType<DetailRecordOf<N>>,
+  listSchema: z.ZodType<StoredItemOf<N>>,
+): StoredItemOf<N>[] {
+  const shapeOf = (schema: z.ZodType) => (schema._zod.def as { shape?: Record<string, z.ZodType> }).shape;
+  const [listShape, detailShape] = [shapeOf(listSchema), shapeOf(detailSchema)];
+  const rewrites = (schema: z.ZodType | undefined) => schema === undefined || REWRITING.has(schema._zod.def.type);
+  // The list object's own checks (a refinement) would go unchecked: those lists are parsed.
+  const fields = listShape && detailShape && !rewrites(listSchema) && (listSchema._zod.def.checks ?? []).length === 0 ? Object.keys(listShape) : null;
+  const shared = new Set(fields?.filter((field) => detailShape?.[field] === listShape?.[field] && !rewrites(listShape?.[field])));
+  // A list field of its own (a high school's distance_km, set per request) is fine where it is optional and absent.
+  const staysAbsent = (schema: z.ZodType | undefined) =>
+    schema?._zod.def.type === "optional" && !rewrites((schema._zod.def as { innerType?: z.ZodType }).innerType);
+  const picks = (record: Record<string, unknown>) =>
+    fields?.every((field) => shared.has(field) || (!(field in record) && staysAbsent(listShape?.[field])));
+  return records.map(({ record }) => {
+    const fieldsOf = record as Record<string, unknown>;
+    if (!fields || !picks(fieldsOf)) return listSchema.parse(record);
+    const item: Record<string, unknown> = {};
+    for (const field of fields) if (field in fieldsOf) item[field] = fieldsOf[field];
+    return item as StoredItemOf<N>;
+  });
 }
 
 export function resourceRecords(model: Model, schemes: Map<string, ApsScheme>, variants: Map<string, ApsScheme> = new Map()): ResourceRecords[] {
