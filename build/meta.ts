@@ -8,13 +8,16 @@ import type { EmittedFile } from "./emit.ts";
 import type { Model } from "./link.ts";
 import { publishedRecords, type ResourceRecords } from "./records.ts";
 
-/** Every `verified_on` in a record, at any depth. */
-function verifiedDates(value: unknown, into: string[]): void {
-  if (Array.isArray(value)) for (const item of value) verifiedDates(item, into);
+/** The oldest and newest `verified_on` in a value, at any depth, widening `range`. */
+function verifiedRange(value: unknown, range: { oldest: string | null; newest: string | null }): void {
+  if (Array.isArray(value)) for (const item of value) verifiedRange(item, range);
   else if (value !== null && typeof value === "object") {
-    for (const [key, field] of Object.entries(value)) {
-      if (key === "verified_on" && typeof field === "string") into.push(field);
-      else verifiedDates(field, into);
+    for (const key in value) {
+      const field = (value as Record<string, unknown>)[key];
+      if (key === "verified_on" && typeof field === "string") {
+        if (range.oldest === null || field < range.oldest) range.oldest = field;
+        if (range.newest === null || field > range.newest) range.newest = field;
+      } else if (field !== null && typeof field === "object") verifiedRange(field, range);
     }
   }
 }
@@ -38,12 +41,11 @@ export function metaFile(resources: ResourceRecords[], model: Model, live: Relea
   const perResource: Meta["resources"] = {};
   for (const resource of resources) {
     const records = publishedRecords(resource);
-    const dates: string[] = [];
-    for (const { fields } of records) verifiedDates(fields, dates);
-    dates.sort();
+    const verified_on = { oldest: null, newest: null };
+    for (const { fields } of records) verifiedRange(fields, verified_on);
     perResource[resource.name] = {
       total: records.length,
-      verified_on: { oldest: dates[0] ?? null, newest: dates.at(-1) ?? null },
+      verified_on,
       upstream: upstreamOf(resource.name, model),
     };
   }
