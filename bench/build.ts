@@ -34,7 +34,8 @@ export function copySeconds(from: string, to: string): number {
 export function measureBuild(sourcesDir: string, importedDir: string, outDir: string): BuildFigures {
   const child = spawnSync(
     process.execPath,
-    [path.join(ROOT, "node_modules/tsx/dist/cli.mjs"), path.join(ROOT, "bench/build-child.ts"), sourcesDir, importedDir, outDir],
+    // From a bundle, as npm run build runs (scripts/bundled.mjs).
+    [path.join(ROOT, "scripts/bundled.mjs"), path.join(ROOT, "bench/build-child.ts"), sourcesDir, importedDir, outDir],
     { cwd: ROOT, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 },
   );
   const last = child.stdout.trim().split("\n").pop() ?? "";

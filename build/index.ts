@@ -288,9 +288,6 @@ async function emitInto(
     sink,
   );
   timed("lay out");
-  // Read from the records' texts, while the emit stage still keeps them (forgetRecordTexts, below).
-  const fingerprints = fingerprintsOf(records);
-  timed("fingerprints");
   const history = await readHistory(options.sourcesDir);
   timed("release history read");
   // Each bulk file is written a part at a time (a national one is tens of MiB); withFiles counts them.
@@ -301,6 +298,8 @@ async function emitInto(
   }
   forgetRecordTexts();
   timed("bulk files");
+  const fingerprints = fingerprintsOf(records);
+  timed("fingerprints");
   const problems = [...emission.problems, ...find.problems, ...history.problems, ...bulkProblems];
   if (problems.length > 0) return { ok: false, problems };
   const dataVersion = emission.manifest.data_version;

@@ -305,7 +305,7 @@ export function resourceRecords(model: Model, schemes: Map<string, ApsScheme>, v
 }
 
 /** The field a detail record's children are published under (a qualification's requirements). */
-export const CHILDREN_FIELD = "requirements";
+const CHILDREN_FIELD = "requirements";
 
 /** One record as a partner sees it: its key, and its published fields (for a qualification, with its requirements). */
 export type PublishedRecord = { key: string; fields: Record<string, unknown> };

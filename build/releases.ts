@@ -16,7 +16,7 @@ import {
   type StoredChange,
 } from "../schema/releases.ts";
 import type { EmittedFile } from "./emit.ts";
-import { CHILDREN_FIELD, publishedRecords, recordText, type ResourceRecords } from "./records.ts";
+import { publishedRecords, type ResourceRecords } from "./records.ts";
 
 /**
  * Per resource: its top-level field names, and per record key a short digest of each field's value, aligned with
@@ -35,59 +35,30 @@ const digestHex = (hash: number) => (hash >>> 8).toString(16).padStart(FIELD_DIG
 
 /** The top 24 bits of FNV-1a over the value's JSON: a digest per field of ~32,000 records must be cheap (a SHA-256
  * each took a tenth of the build); it only has to notice a change, not resist one made on purpose. */
-export const fieldDigest = (value: unknown) => digestHex(fnv1a32(JSON.stringify(value) ?? "undefined"));
+const fieldDigest = (value: unknown) => digestHex(jsonHash(value));
 
-const [QUOTE, BACKSLASH, COLON, COMMA] = ['"', "\\", ":", ","].map((c) => c.charCodeAt(0)) as [number, number, number, number];
-const [OPEN_OBJECT, CLOSE_OBJECT, OPEN_LIST, CLOSE_LIST] = ["{", "}", "[", "]"].map((c) => c.charCodeAt(0)) as [number, number, number, number];
+/** A text JSON.stringify writes as it is between two quotes: no quote, backslash, control character or surrogate. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what JSON escapes
+const ESCAPED_IN_JSON = /["\\\u0000-\u001f\ud800-\udfff]/;
+const QUOTE = 34;
 
 /**
- * The field digests of an object from its JSON text (JSON.stringify's, no white space): each top-level field's value
- * is there as JSON.stringify(value), so its FNV-1a hash is taken in place, with no string made per field (a string
- * per field of every record was most of the fingerprints' time and garbage). Sets `into` to name -> hash; false
- * for a text it does not read (a key with an escape), which the caller digests field by field instead.
+ * FNV-1a (lib/buckets.ts fnv1a32) over JSON.stringify(value), without making that text where it is a plain text or
+ * a number (most fields of most records): a JSON string per field of every record was most of the fingerprints'
+ * time and garbage. A text with anything JSON escapes, and lists and objects, are stringified.
  */
-export function fieldHashesOfText(text: string, into: Map<string, number>): boolean {
-  into.clear();
-  const end = text.length - 1;
-  if (text.charCodeAt(0) !== OPEN_OBJECT || text.charCodeAt(end) !== CLOSE_OBJECT) return false;
-  let i = 1;
-  while (i < end) {
-    if (text.charCodeAt(i) !== QUOTE) return false;
-    const close = text.indexOf('"', i + 1);
-    const name = text.slice(i + 1, close);
-    if (close < 0 || name.includes("\\") || text.charCodeAt(close + 1) !== COLON) return false;
-    let hash = 0x811c9dc5;
-    let depth = 0;
-    let inText = false;
-    for (i = close + 2; i < end; i++) {
-      const c = text.charCodeAt(i);
-      if (inText) {
-        if (c === BACKSLASH) {
-          hash = Math.imul(hash ^ c, 0x01000193);
-          i++;
-          hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
-          continue;
-        }
-        if (c === QUOTE) inText = false;
-      } else if (c === QUOTE) inText = true;
-      else if (c === OPEN_OBJECT || c === OPEN_LIST) depth++;
-      else if (c === CLOSE_OBJECT || c === CLOSE_LIST) depth--;
-      else if (c === COMMA && depth === 0) break;
-      hash = Math.imul(hash ^ c, 0x01000193);
-    }
-    into.set(name, hash >>> 0);
-    i++;
+export function jsonHash(value: unknown): number {
+  if (typeof value === "string" && !ESCAPED_IN_JSON.test(value)) {
+    let hash = Math.imul(0x811c9dc5 ^ QUOTE, 0x01000193);
+    for (let i = 0; i < value.length; i++) hash = Math.imul(hash ^ value.charCodeAt(i), 0x01000193);
+    return Math.imul(hash ^ QUOTE, 0x01000193) >>> 0;
   }
-  return true;
+  if ((typeof value === "number" && Number.isFinite(value)) || typeof value === "boolean" || value === null) return fnv1a32(String(value));
+  return fnv1a32(JSON.stringify(value) ?? "undefined");
 }
 
-/**
- * Each record's field digests, from its published text: a detail record's as the emit stage wrote it (recordText;
- * its requirements, which that text does not hold, digested apart), a list item's made once.
- */
 export function fingerprintsOf(resources: ResourceRecords[]): Fingerprints {
   const fingerprints: Fingerprints = {};
-  const hashes = new Map<string, number>();
   for (const resource of resources) {
     const records = publishedRecords(resource);
     const fields: string[] = [];
@@ -100,18 +71,10 @@ export function fingerprintsOf(resources: ResourceRecords[]): Fingerprints {
         }
       }
     }
-    const details = resource.detail?.records;
-    const apart = resource.children ? CHILDREN_FIELD : null;
     const digests = new Map<string, string>();
-    records.forEach(({ key, fields: record }, at) => {
-      const read = fieldHashesOfText(details ? recordText(details[at]?.record) : JSON.stringify(record), hashes);
-      const digestOf = (name: string) => {
-        const hash = read && name !== apart ? hashes.get(name) : undefined;
-        return hash === undefined ? fieldDigest(record[name]) : digestHex(hash);
-      };
-      // join(), not +=: a string built by += is a rope of one node per field, three times the memory of the flat string.
-      digests.set(key, fields.map((name) => (name in record ? digestOf(name) : ABSENT)).join(""));
-    });
+    // join(), not +=: a string built by += is a rope of one node per field, three times the memory of the flat string.
+    for (const { key, fields: record } of records)
+      digests.set(key, fields.map((name) => (name in record ? fieldDigest(record[name]) : ABSENT)).join(""));
     fingerprints[resource.name] = { fields, records: digests };
   }
   return fingerprints;
