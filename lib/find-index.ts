@@ -105,15 +105,17 @@ export function itemAt(part: FindIndexPart, row: number): Record<string, unknown
 
 /** The word index of search columns (each value a searchKey: folded words joined by single spaces). */
 export function buildWordIndex(columns: string[], values: unknown[][]): WordIndex {
-  const rowsOf = new Map<string, Set<number>>();
+  // Rows are met in increasing order within a column, so each word's list is sorted and free of repeats as long as
+  // one column is read; a second column may add earlier rows, and those lists are sorted and deduplicated at the end.
+  const rowsOf = new Map<string, number[]>();
   for (const column of values) {
     column.forEach((value, row) => {
       if (typeof value !== "string") return;
       for (const word of value.split(" ")) {
         if (word === "") continue;
         const rows = rowsOf.get(word);
-        if (rows) rows.add(row);
-        else rowsOf.set(word, new Set([row]));
+        if (!rows) rowsOf.set(word, [row]);
+        else if (rows.at(-1) !== row) rows.push(row);
       }
     });
   }
@@ -121,7 +123,9 @@ export function buildWordIndex(columns: string[], values: unknown[][]): WordInde
   const offsets = [0];
   const rows: number[] = [];
   for (const word of vocab) {
-    for (const row of [...(rowsOf.get(word) ?? [])].sort((a, b) => a - b)) rows.push(row);
+    const found = rowsOf.get(word) ?? [];
+    if (values.length > 1) found.sort((a, b) => a - b);
+    for (const [i, row] of found.entries()) if (i === 0 || found[i - 1] !== row) rows.push(row);
     offsets.push(rows.length);
   }
   return { columns, vocab, offsets, rows };
