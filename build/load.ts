@@ -20,6 +20,8 @@ export const MAX_CELL_LENGTH = 10_000;
 /** C0 controls (tab, CR and LF included: no cell holds a line break), DEL and the C1 controls. */
 // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is this pattern's purpose
 const CONTROL_CHARACTER = /[\u0000-\u001f\u007f-\u009f]/;
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the same, but for the line feeds that end a file's lines
+const CONTROL_CHARACTER_BESIDES_LF = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/;
 export type RawTable = {
   definition: TableDefinition;
   files: string[];
@@ -169,9 +171,13 @@ function loadFile(file: Buffer, shown: string, definition: TableDefinition, prob
   }
   const text = decoded;
   let records: { record: string[]; info: { lines: number } }[];
+  let controlFree = false;
   try {
     // The plain shape every committed table has is read by build/csv.ts; anything else (and every error) by csv-parse.
-    records = parsePlainCsv(text) ?? (parse(text, { bom: true, info: true, skip_empty_lines: true, relax_column_count: true }) as never);
+    const plain = parsePlainCsv(text);
+    records = plain ?? (parse(text, { bom: true, info: true, skip_empty_lines: true, relax_column_count: true }) as never);
+    // A plain file's cells hold no line break: where the file has no other control character, no cell has one.
+    controlFree = plain !== null && !CONTROL_CHARACTER_BESIDES_LF.test(text);
   } catch (error) {
     const e = error as { code?: string; lines?: number; column?: number; message: string };
     // csv-parse reports an unclosed quote where the file ends; the line to fix is the one where it opened.
@@ -221,7 +227,7 @@ function loadFile(file: Buffer, shown: string, definition: TableDefinition, prob
     let clean = true;
     columns.forEach((column, i) => {
       const cell = record[i] ?? "";
-      const problem = cellProblem(cell);
+      const problem = cellProblem(cell, controlFree);
       if (problem) {
         clean = false;
         problems.push({ file: shown, line: info.lines, column, value: cell.length > 80 ? `${cell.slice(0, 80)}…` : cell, expected: problem });
@@ -235,8 +241,8 @@ function loadFile(file: Buffer, shown: string, definition: TableDefinition, prob
 
 /** Why a cell cannot be published as it is, or null: a control character (a NUL kept in a name), or a length
  * past MAX_CELL_LENGTH (a 10 MB cell once grew dist/ from 29 MB to 102 MB). */
-function cellProblem(cell: string): string | null {
-  const control = CONTROL_CHARACTER.exec(cell);
+function cellProblem(cell: string, controlFree: boolean): string | null {
+  const control = controlFree ? null : CONTROL_CHARACTER.exec(cell);
   if (control) {
     const code = (control[0].codePointAt(0) as number).toString(16).toUpperCase().padStart(4, "0");
     return `text without control characters (U+${code} at character ${control.index + 1}; a line break or tab inside a cell included)`;

@@ -16,7 +16,7 @@ const URI_CHARACTERS = /^[\x21-\x7e]+$/;
 
 /** An absolute http:// or https:// URL (bursary tables: some providers' sites have no https page). */
 function isWebUrl(value: string): boolean {
-  return remembered(`web ${value}`, () => isWebUrlUncached(value));
+  return remembered(webVerdicts, value, isWebUrlUncached);
 }
 
 function isWebUrlUncached(value: string): boolean {
@@ -30,19 +30,21 @@ function isWebUrlUncached(value: string): boolean {
 }
 
 /** URL checks by value: a national table names the same few source URLs on every row, and parsing a URL is
- * the dearest cell check. Bounded, so a table of distinct URLs cannot grow it without end. */
-const urlVerdicts = new Map<string, boolean>();
-function remembered(key: string, check: () => boolean): boolean {
-  const known = urlVerdicts.get(key);
+ * the dearest cell check. Bounded, so a table of distinct URLs cannot grow it without end. One map per check, keyed
+ * by the value itself (a key made per cell was a string for every row). */
+const webVerdicts = new Map<string, boolean>();
+const httpsVerdicts = new Map<string, boolean>();
+function remembered(verdicts: Map<string, boolean>, value: string, check: (value: string) => boolean): boolean {
+  const known = verdicts.get(value);
   if (known !== undefined) return known;
-  const verdict = check();
-  if (urlVerdicts.size >= 10_000) urlVerdicts.clear();
-  urlVerdicts.set(key, verdict);
+  const verdict = check(value);
+  if (verdicts.size >= 10_000) verdicts.clear();
+  verdicts.set(value, verdict);
   return verdict;
 }
 
 function isHttpsUrl(value: string): boolean {
-  return remembered(`https ${value}`, () => isHttpsUrlUncached(value));
+  return remembered(httpsVerdicts, value, isHttpsUrlUncached);
 }
 
 function isHttpsUrlUncached(value: string): boolean {
@@ -89,12 +91,20 @@ const asText = (v: string) => (v === "" ? undefined : v);
 const asSlug = (v: string) => (SLUG.test(v) ? v : undefined);
 const asInteger = (min: number, max: number) => (v: string) => (INTEGER.test(v) && Number(v) >= min && Number(v) <= max ? Number(v) : undefined);
 const asDecimal = (min: number, max: number) => (v: string) => (DECIMAL.test(v) && Number(v) >= min && Number(v) <= max ? Number(v) : undefined);
-const asDate = (v: string) => (isRealDate(v) ? v : undefined);
+/** The last date checked and its verdict: a table's rows mostly share their verified_on. */
+let lastDate: { value: string; real: boolean } = { value: "", real: false };
+const asDate = (v: string) => {
+  if (v !== lastDate.value) lastDate = { value: v, real: isRealDate(v) };
+  return lastDate.real ? v : undefined;
+};
 const asOneOf =
   <T extends string>(values: readonly T[]) =>
   (v: string) =>
     values.includes(v as T) ? (v as T) : undefined;
-const asDigits = (min: number, max: number) => (v: string) => (new RegExp(`^\\d{${min},${max}}$`).test(v) ? v : undefined);
+const asDigits = (min: number, max: number) => {
+  const digits = new RegExp(`^\\d{${min},${max}}$`);
+  return (v: string) => (digits.test(v) ? v : undefined);
+};
 
 const SLUG_TEXT = "a slug: lower-case letters and digits, words joined by single hyphens";
 const digitsText = (min: number, max: number) =>
