@@ -82,16 +82,16 @@ function writeInPlace(file: string, bytes: Buffer): Promise<void> {
   });
 }
 
-/** Characters of file text a staging folder keeps to read back from memory: the committed sources' 28 MiB of data files
- * fit; at national scale the rest is read back from the folder. */
-const KEPT_CHARACTERS = 32 * 1024 * 1024;
+/** Bytes of files a staging folder keeps to read back from memory: the committed sources' 28 MiB of data files fit; at
+ * national scale the rest is read back from the folder. */
+const KEPT_BYTES = 32 * 1024 * 1024;
 
 /** Characters gathered before one write of a file put in parts. */
 const WRITE_BATCH = 1 << 20;
 
 /**
  * A staging folder next to outDir that the build writes each file into as it makes it (a FileSink), so the build
- * never holds every file's text at once. A file whose text is kept (KEPT_CHARACTERS) is written on the thread pool
+ * never holds every file's text at once. A file whose bytes are kept (KEPT_BYTES) is written on the thread pool
  * while the build goes on making the next ones (its text is in memory anyway); any other is written before put
  * returns, so reading it back finds it whole. `settled` waits for the writes and throws the first that failed.
  *
@@ -103,10 +103,11 @@ const WRITE_BATCH = 1 << 20;
 export class StagingFolder implements FileSink {
   private readonly directories = new Set<string>();
   private readonly sizes = new Map<string, number>();
-  /** The texts of files put, while their sum stays within KEPT_CHARACTERS: read back without a read (all of them for
-   * the committed sources; the first at national scale, where the rest are read back from the folder). */
-  private readonly kept = new Map<string, string>();
-  private keptCharacters = 0;
+  /** The bytes of files put (the buffer written), while their sum stays within KEPT_BYTES: read back without a read
+   * (all of them for the committed sources; the first at national scale, where the rest are read back from the
+   * folder), and hashed for the data version without encoding the text again. */
+  private readonly kept = new Map<string, Buffer>();
+  private keptBytes = 0;
   /** Writes under way, by path: a second put of a path (the manifest's) is written after the first. */
   private readonly writing = new Map<string, Promise<void>>();
   private failure: { error: unknown } | undefined;
@@ -155,12 +156,12 @@ export class StagingFolder implements FileSink {
     const before = this.kept.get(file.path);
     if (before !== undefined) {
       this.kept.delete(file.path);
-      this.keptCharacters -= before.length;
+      this.keptBytes -= before.length;
     }
-    const keep = this.keptCharacters + file.content.length <= KEPT_CHARACTERS;
+    const keep = this.keptBytes + bytes.length <= KEPT_BYTES;
     if (keep) {
-      this.kept.set(file.path, file.content);
-      this.keptCharacters += file.content.length;
+      this.kept.set(file.path, bytes);
+      this.keptBytes += bytes.length;
     }
     const earlier = this.writing.get(file.path);
     if (!keep && earlier === undefined) {
@@ -238,7 +239,7 @@ export class StagingFolder implements FileSink {
 
   read(file: string): string | undefined {
     if (!this.sizes.has(file)) return undefined;
-    return this.kept.get(file) ?? readFileSync(path.join(this.folder, file), "utf8");
+    return this.kept.get(file)?.toString("utf8") ?? readFileSync(path.join(this.folder, file), "utf8");
   }
 
   bytes(file: string): string | Buffer {
