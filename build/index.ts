@@ -17,7 +17,7 @@ import { formatConflictsReport } from "./conflicts-report.ts";
 import { layoutFiles, withFiles, type FileSink } from "./emit.ts";
 import { findIndexFiles, formatFindIndexes } from "./find-index.ts";
 import { apsDocuments, prospectusDocuments } from "./internal-documents.ts";
-import { publicDocuments } from "./public-documents.ts";
+import { publicDocuments, readRendererFiles } from "./public-documents.ts";
 import { checkKeysAndReferences, linkModel, type Model } from "./link.ts";
 import { loadTables } from "./load.ts";
 import { formatProblem, type Problem, type Warning } from "./problems.ts";
@@ -215,6 +215,7 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
   const log = options.log ?? (() => {});
   const seconds = () => (performance.now() - started) / 1000;
   const timed = stageTimer(options.timings);
+  void readRendererFiles();
   const assembly = await assembleModel(options, log, timed);
   if (!assembly.ok) return { ok: false, problems: assembly.problems, warnings: assembly.warnings, seconds: seconds() };
   const { model, schemes, variants, conflicts, warnings } = assembly;

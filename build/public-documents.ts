@@ -100,11 +100,24 @@ window.ui = SwaggerUIBundle({
 });
 `;
 
-async function rendererFiles(): Promise<EmittedFile[]> {
-  const folder = path.dirname(createRequire(import.meta.url).resolve("swagger-ui-dist/package.json"));
-  return Promise.all(
-    RENDERER_FILES.map(async (name) => ({ path: `${DOCS_PATH}/${name}`, content: await readFile(path.join(folder, name), "utf8") })),
-  );
+let rendererRead: Promise<EmittedFile[]> | undefined;
+
+/** Swagger UI's files, read once per process. The build asks for them when it starts (readRendererFiles), so they are
+ * read while it loads its tables instead of being waited for at the end. */
+export function readRendererFiles(): Promise<EmittedFile[]> {
+  rendererRead ??= (async () => {
+    const folder = path.dirname(createRequire(import.meta.url).resolve("swagger-ui-dist/package.json"));
+    return Promise.all(
+      RENDERER_FILES.map(async (name) => ({ path: `${DOCS_PATH}/${name}`, content: await readFile(path.join(folder, name), "utf8") })),
+    );
+  })();
+  // A failed read is answered when the documents are made (and the next build reads again); until then it is no
+  // unhandled rejection.
+  const read = rendererRead;
+  read.catch(() => {
+    if (rendererRead === read) rendererRead = undefined;
+  });
+  return read;
 }
 
 /** The public documents of this build, one per entry of PUBLIC_DOCUMENTS; `text` reads the build's emitted files. */
@@ -117,7 +130,7 @@ export async function publicDocuments(
     { path: OPENAPI_PATH, content: JSON.stringify(document) },
     { path: `${DOCS_PATH}/index.html`, content: docsPage() },
     { path: `${DOCS_PATH}/docs.js`, content: DOCS_SCRIPT },
-    ...(await rendererFiles()),
+    ...(await readRendererFiles()),
   ];
   const expected = PUBLIC_DOCUMENTS.map((d) => d.file).sort();
   const written = files.map((f) => f.path).sort();
