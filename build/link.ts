@@ -218,12 +218,14 @@ function linkUniversities(
 }
 
 /** Schools with their NSC results joined by EMIS number. */
+// The national tables' records are made with Object.assign: on Node 20, an object literal that spreads a row and
+// then adds fields ({ ...row, id }) took ten times as long (70 to 100 ms for the 21,000 postal codes).
 function linkHighSchools(valid: Valid, provinceById: Map<string, Province>, warnings: Warning[]): HighSchool[] {
   const nscBySchool = groupBy(rowsOf(valid.nscResults), (r) => r.emis_number);
   const highSchools = rowsOf(valid.highSchools).flatMap((row) => {
     const province = provinceById.get(row.province_id);
     const nsc_results = (nscBySchool.get(row.emis_number) ?? []).sort((a, b) => b.year - a.year);
-    return province ? [{ ...row, id: opaqueId("hs", row.emis_number), province, nsc_results }] : [];
+    return province ? [Object.assign({}, row, { id: opaqueId("hs", row.emis_number), province, nsc_results })] : [];
   });
   // The report lists some schools the masterlist does not publish as high schools (closed, primary, special
   // needs, renumbered): their rows stay in the table as facts of the report, but have nowhere to go.
@@ -242,12 +244,13 @@ function linkHighSchools(valid: Valid, provinceById: Map<string, Province>, warn
 
 function linkPostalCodes(valid: Valid, provinceById: Map<string, Province>): PostalCode[] {
   return rowsOf(valid.postalCodes)
-    .map((row) => ({
-      ...row,
-      // A record without an area keeps the id it had when SAPO's placeholder "-" was its area, so ids stay stable.
-      id: opaqueId("pc", [row.suburb, row.area ?? "-", row.street_code ?? "", row.box_code ?? ""].join("|")),
-      province: row.province_id === null ? null : (provinceById.get(row.province_id) ?? null),
-    }))
+    .map((row) =>
+      Object.assign({}, row, {
+        // A record without an area keeps the id it had when SAPO's placeholder "-" was its area, so ids stay stable.
+        id: opaqueId("pc", [row.suburb, row.area ?? "-", row.street_code ?? "", row.box_code ?? ""].join("|")),
+        province: row.province_id === null ? null : (provinceById.get(row.province_id) ?? null),
+      }),
+    )
     .sort((a, b) => byText(a.area ?? "", b.area ?? "") || byText(a.suburb, b.suburb) || byText(a.id, b.id));
 }
 
