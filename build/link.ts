@@ -82,8 +82,10 @@ export function checkKeysAndReferences(tables: Tables, valid: Valid): Problem[] 
 function duplicateKeys(definition: TableDefinition, rows: ValidRow<Record<string, unknown>>[]): Problem[] {
   const problems: Problem[] = [];
   const seen = new Map<string, Place>();
+  const [only] = definition.key.length === 1 ? definition.key : [];
   for (const { at, row } of rows) {
-    const key = definition.key.map((column) => String(row[column] ?? "")).join(" | ");
+    // One column is most tables' key (and every national table's): its value, with no list made per row.
+    const key = only !== undefined ? String(row[only] ?? "") : definition.key.map((column) => String(row[column] ?? "")).join(" | ");
     const first = seen.get(key);
     if (first) {
       problems.push({
