@@ -5,7 +5,7 @@ import path from "node:path";
 import { linkBursaries, type Bursary, type FieldOfStudy } from "./bursaries.ts";
 import { judgeCatalogue, type Conflict, type Judgement } from "./catalogue.ts";
 import { opaqueId } from "./ids.ts";
-import { byText } from "./order.ts";
+import { byText, sortGrouped } from "./order.ts";
 import type { Place, Problem, Warning } from "./problems.ts";
 import { teachingLanguageSubjects } from "../domain/nsc-pass.ts";
 import type { SourceTables } from "./tables/index.ts";
@@ -241,19 +241,26 @@ function linkHighSchools(valid: Valid, provinceById: Map<string, Province>, warn
       message: `${unmatched.length} of ${nscBySchool.size} schools in nsc-results.csv are not high schools in high-schools.csv (e.g. ${unmatched.slice(0, 3).join(", ")}): their NSC results are not published (the import report says why)`,
     });
   }
-  return highSchools.sort((a, b) => byText(a.province.name, b.province.name) || byText(a.name, b.name) || byText(a.emis_number, b.emis_number));
+  return sortGrouped(
+    highSchools,
+    (h) => h.province.name,
+    (a, b) => byText(a.name, b.name) || byText(a.emis_number, b.emis_number),
+  );
 }
 
 function linkPostalCodes(valid: Valid, provinceById: Map<string, Province>): PostalCode[] {
-  return rowsOf(valid.postalCodes)
-    .map((row) =>
-      Object.assign({}, row, {
-        // A record without an area keeps the id it had when SAPO's placeholder "-" was its area, so ids stay stable.
-        id: opaqueId("pc", [row.suburb, row.area ?? "-", row.street_code ?? "", row.box_code ?? ""].join("|")),
-        province: row.province_id === null ? null : (provinceById.get(row.province_id) ?? null),
-      }),
-    )
-    .sort((a, b) => byText(a.area ?? "", b.area ?? "") || byText(a.suburb, b.suburb) || byText(a.id, b.id));
+  const records = rowsOf(valid.postalCodes).map((row) =>
+    Object.assign({}, row, {
+      // A record without an area keeps the id it had when SAPO's placeholder "-" was its area, so ids stay stable.
+      id: opaqueId("pc", [row.suburb, row.area ?? "-", row.street_code ?? "", row.box_code ?? ""].join("|")),
+      province: row.province_id === null ? null : (provinceById.get(row.province_id) ?? null),
+    }),
+  );
+  return sortGrouped(
+    records,
+    (p) => p.area ?? "",
+    (a, b) => byText(a.suburb, b.suburb) || byText(a.id, b.id),
+  );
 }
 
 /** Derived ids are hashes: a collision is astronomically unlikely, but it would silently merge two records. */
