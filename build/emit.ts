@@ -32,7 +32,7 @@ export interface FileSink {
   putParts(path: string, parts: Iterable<string>): number;
   /** The text of a file put before, or undefined when none was put at that path. */
   read(path: string): string | undefined;
-  /** The bytes of a file put before, for hashing (a Buffer read back, or the text kept). */
+  /** The bytes of a file put before, for hashing (the buffer written or read back; the text, in memory). */
   bytes(path: string): string | Buffer;
   /** Every path put, in the order first put. */
   readonly paths: readonly string[];
@@ -112,7 +112,7 @@ export function layoutFiles(
     sink.put({ path: paths.recordDigests(resource.name), content: json(recordDigests(resource, childTexts)) });
     const entry: ResourceManifest = { total: 0 };
     if (resource.list) {
-      // A list made by parsing each detail record with the list schema (records.ts collection) was checked then.
+      // A list checked already (records.ts listItems: parsed, or picked from the detail records checked below) is not checked again.
       if (!resource.list.parsed) checked(resource.name, "list", resource.list.schema, resource.list.items);
       const items = resource.list.items;
       const chunks = Math.ceil(items.length / LIST_CHUNK_SIZE);

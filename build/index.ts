@@ -215,6 +215,7 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
   const log = options.log ?? (() => {});
   const seconds = () => (performance.now() - started) / 1000;
   const timed = stageTimer(options.timings);
+  // Swagger UI's files are read now, on the thread pool, for the documents stage at the end.
   void readRendererFiles();
   const assembly = await assembleModel(options, log, timed);
   if (!assembly.ok) return { ok: false, problems: assembly.problems, warnings: assembly.warnings, seconds: seconds() };

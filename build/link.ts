@@ -5,7 +5,7 @@ import path from "node:path";
 import { linkBursaries, type Bursary, type FieldOfStudy } from "./bursaries.ts";
 import { judgeCatalogue, type Conflict, type Judgement } from "./catalogue.ts";
 import { opaqueId } from "./ids.ts";
-import { byText, sortGrouped } from "./order.ts";
+import { byText, groupBy, sortGrouped } from "./order.ts";
 import type { Place, Problem, Warning } from "./problems.ts";
 import { teachingLanguageSubjects } from "../domain/nsc-pass.ts";
 import type { SourceTables } from "./tables/index.ts";
@@ -53,17 +53,6 @@ export type Model = {
   /** The upstream datasets' editions, by dataset. */
   upstreamEditions: UpstreamEdition[];
 };
-
-function groupBy<V>(values: Iterable<V>, keyOf: (value: V) => string): Map<string, V[]> {
-  const groups = new Map<string, V[]>();
-  for (const value of values) {
-    const key = keyOf(value);
-    const group = groups.get(key);
-    if (group) group.push(value);
-    else groups.set(key, [value]);
-  }
-  return groups;
-}
 
 const rowsOf = <T>(rows: ValidRow<T>[]) => rows.map((r) => r.row);
 

@@ -11,14 +11,20 @@ export const byText = (a: string, b: string) => collator.compare(a, b) || (a < b
  * comparisons of texts where many records share one (21,000 postal codes in 1,061 areas: 40 ms against 80 to 110).
  */
 export function sortGrouped<T>(records: readonly T[], first: (record: T) => string, rest: (a: T, b: T) => number): T[] {
-  const groups = new Map<string, T[]>();
-  for (const record of records) {
-    const text = first(record);
-    const group = groups.get(text);
-    if (group) group.push(record);
-    else groups.set(text, [record]);
-  }
+  const groups = groupBy(records, first);
   const sorted: T[] = [];
   for (const text of [...groups.keys()].sort(byText)) for (const record of (groups.get(text) ?? []).sort(rest)) sorted.push(record);
   return sorted;
+}
+
+/** The values by key, each group in the order the values came. */
+export function groupBy<V>(values: Iterable<V>, keyOf: (value: V) => string): Map<string, V[]> {
+  const groups = new Map<string, V[]>();
+  for (const value of values) {
+    const key = keyOf(value);
+    const group = groups.get(key);
+    if (group) group.push(value);
+    else groups.set(key, [value]);
+  }
+  return groups;
 }

@@ -134,10 +134,14 @@ export class StagingFolder implements FileSink {
       () => true,
       () => false,
     );
-    const entries = recycled ? await readdir(folder, { recursive: true, withFileTypes: true }) : [];
+    const fresh = async () => new StagingFolder(await mkdtemp(path.join(path.dirname(outDir), stagingPrefix(outDir))));
+    if (!recycled) return fresh();
+    const entries = await readdir(folder, { recursive: true, withFileTypes: true });
     // Only our own kind of output is written over: one holding anything but files and folders (a symbolic link) is not.
-    if (recycled && entries.some((e) => !e.isFile() && !e.isDirectory())) removeFolder(folder);
-    if (!recycled || !(await exists(folder))) return new StagingFolder(await mkdtemp(path.join(path.dirname(outDir), stagingPrefix(outDir))));
+    if (entries.some((e) => !e.isFile() && !e.isDirectory())) {
+      removeFolder(folder);
+      return fresh();
+    }
     const inFolder = (e: (typeof entries)[number]) => path.relative(folder, path.join(e.parentPath, e.name));
     return new StagingFolder(folder, {
       files: entries.filter((e) => !e.isDirectory()).map(inFolder),

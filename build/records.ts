@@ -16,8 +16,9 @@ export type DetailRecord<D = unknown> = { key: string; record: D };
 export type ResourceRecords<N extends ResourceName = ResourceName> = N extends ResourceName
   ? {
       name: N;
-      /** Paginated list: the list items in their documented order; `parsed` when each item is the list schema's output
-       * (so already checked against it: the emit stage does not check it again). */
+      /** Paginated list: the list items in their documented order; `parsed` when each item is checked already (parsed
+       * by the list schema, or picked from a detail record whose check covers it: listItems), so the emit stage does
+       * not check it again. */
       list?: { schema: z.ZodType<StoredItemOf<N>>; items: StoredItemOf<N>[]; parsed?: true };
       /** Unpaginated list (subjects, provinces): served whole with meta {total}. */
       whole?: { schema: z.ZodType<StoredItemOf<N>>; items: StoredItemOf<N>[] };
@@ -304,9 +305,6 @@ export function resourceRecords(model: Model, schemes: Map<string, ApsScheme>, v
   ];
 }
 
-/** The field a detail record's children are published under (a qualification's requirements). */
-const CHILDREN_FIELD = "requirements";
-
 /** One record as a partner sees it: its key, and its published fields (for a qualification, with its requirements). */
 export type PublishedRecord = { key: string; fields: Record<string, unknown> };
 
@@ -320,7 +318,7 @@ export function publishedRecords(resource: ResourceRecords): PublishedRecord[] {
     const children = resource.children ? new Map(resource.children.byKey.map(({ key, items }) => [key, items])) : null;
     return resource.detail.records.map(({ key, record }) => ({
       key,
-      fields: children ? { ...(record as Record<string, unknown>), [CHILDREN_FIELD]: children.get(key) ?? [] } : (record as Record<string, unknown>),
+      fields: children ? { ...(record as Record<string, unknown>), requirements: children.get(key) ?? [] } : (record as Record<string, unknown>),
     }));
   }
   const items = (resource.list?.items ?? resource.whole?.items ?? []) as Record<string, unknown>[];
